@@ -1,0 +1,157 @@
+//! Joins the parser and the solver: solver-based diagnostics (unsolvable, recorded
+//! solution checks) and the edit that writes a maze's solution line.
+
+use crate::maze::{parse, Code, Diagnostic, Fix, Grid, Maze, ParsedFile, TextEdit};
+use crate::solver::{self, Outcome, Solution};
+
+/// A whole file with every maze solved: what `boxls check` reports.
+pub struct FileReport {
+    pub parsed: ParsedFile,
+    /// One entry per maze, `None` where the maze is not structurally valid.
+    pub outcomes: Vec<Option<Outcome>>,
+    /// Structural and solver diagnostics, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses and solves everything in `text`.
+pub fn check_text(text: &str) -> FileReport {
+    let parsed = parse(text);
+    let outcomes: Vec<Option<Outcome>> = parsed
+        .mazes
+        .iter()
+        .map(|maze| maze.grid.as_ref().map(solver::solve))
+        .collect();
+    let mut diagnostics = parsed.diagnostics.clone();
+    for (maze, outcome) in parsed.mazes.iter().zip(&outcomes) {
+        if let Some(outcome) = outcome {
+            diagnostics.extend(solver_diagnostics(text, maze, outcome));
+        }
+    }
+    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+    FileReport {
+        parsed,
+        outcomes,
+        diagnostics,
+    }
+}
+
+/// `unsolvable`, `solution-illegal` and `solution-not-optimal` for one solved maze.
+pub fn solver_diagnostics(text: &str, maze: &Maze, outcome: &Outcome) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if let Outcome::Unsolvable(reason) = outcome {
+        out.push(Diagnostic::new(
+            Code::Unsolvable,
+            maze.header.clone(),
+            format!("this maze is unsolvable: {reason}"),
+        ));
+    }
+    if let (Some(line), Some(grid)) = (&maze.solution, &maze.grid) {
+        let optimum = match outcome {
+            Outcome::Solved(solution) => Some(solution),
+            Outcome::Unsolvable(_) => None,
+        };
+        out.extend(check_recorded(
+            text,
+            grid,
+            line.moves.clone(),
+            line.line.clone(),
+            optimum,
+        ));
+    }
+    out
+}
+
+/// Replays a recorded solution and compares it with the optimum.
+fn check_recorded(
+    text: &str,
+    grid: &Grid,
+    moves: std::ops::Range<usize>,
+    line: std::ops::Range<usize>,
+    optimum: Option<&Solution>,
+) -> Option<Diagnostic> {
+    let recorded = &text[moves.clone()];
+    let replayed = match solver::replay(grid, recorded) {
+        Ok(replayed) => replayed,
+        Err(illegal) => {
+            let start = moves.start + illegal.offset;
+            return Some(Diagnostic::new(
+                Code::SolutionIllegal,
+                start..start + illegal.len,
+                format!("illegal move: {}", illegal.message),
+            ));
+        }
+    };
+    if !replayed.solved {
+        let (row, col) = grid.coords(replayed.box_at);
+        let range = if moves.is_empty() {
+            line
+        } else {
+            moves.clone()
+        };
+        return Some(Diagnostic::new(
+            Code::SolutionIllegal,
+            range,
+            format!(
+                "the box ends at row {}, column {}, not on the target",
+                row + 1,
+                col + 1
+            ),
+        ));
+    }
+    let optimum = optimum?;
+    if (replayed.pushes, replayed.moves) <= (optimum.pushes, optimum.moves) {
+        return None;
+    }
+    Some(
+        Diagnostic::new(
+            Code::SolutionNotOptimal,
+            moves.clone(),
+            format!(
+                "this solution takes {} and {}; the optimum is {} and {}",
+                plural(replayed.pushes, "push", "pushes"),
+                plural(replayed.moves, "move", "moves"),
+                plural(optimum.pushes, "push", "pushes"),
+                plural(optimum.moves, "move", "moves"),
+            ),
+        )
+        .with_fix(Fix::replace(
+            "Replace with the optimal solution",
+            moves,
+            optimum.path.clone(),
+        )),
+    )
+}
+
+pub fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+/// The edit that writes `path` as `maze`'s solution line, replacing any recorded one.
+pub fn solution_edit(text: &str, maze: &Maze, path: &str) -> TextEdit {
+    let new_line = format!("; solution: {path}");
+    if let Some(line) = &maze.solution {
+        return TextEdit {
+            range: line.line.clone(),
+            new_text: new_line,
+        };
+    }
+    let after = maze.rows.last().map_or(maze.header.end, |row| row.end);
+    let line_end = text[after..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |offset| after + offset);
+    let line_break = line_break_at(text, line_end);
+    TextEdit {
+        range: line_end..line_end,
+        new_text: format!("{line_break}{new_line}"),
+    }
+}
+
+/// The line break at `at`, or the file's first one, or `\n`.
+fn line_break_at(text: &str, at: usize) -> &'static str {
+    let probe = if at < text.len() { &text[at..] } else { text };
+    match probe.find(['\n', '\r']) {
+        Some(i) if probe[i..].starts_with("\r\n") => "\r\n",
+        Some(i) if probe[i..].starts_with('\r') => "\r",
+        _ => "\n",
+    }
+}

@@ -1,0 +1,5 @@
+//! The `boxls` binary: see `boxls --help`.
+
+fn main() -> std::process::ExitCode {
+    boxls::cli::main()
+}

@@ -1,0 +1,150 @@
+//! Diagnostics and quick fixes as plain data over byte ranges.
+
+use std::fmt;
+use std::ops::Range;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Information,
+}
+
+/// The stable diagnostic codes of the specification (§3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    BadHeader,
+    TooFewRows,
+    TooManyRows,
+    RowLength,
+    BadChar,
+    MissingPlayer,
+    MissingBox,
+    MissingTarget,
+    DuplicatePlayer,
+    DuplicateBox,
+    DuplicateTarget,
+    Unsolvable,
+    SolutionIllegal,
+    SolutionNotOptimal,
+    MissingTerminator,
+    AfterTerminator,
+    TooLarge,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::BadHeader => "bad-header",
+            Code::TooFewRows => "too-few-rows",
+            Code::TooManyRows => "too-many-rows",
+            Code::RowLength => "row-length",
+            Code::BadChar => "bad-char",
+            Code::MissingPlayer => "missing-player",
+            Code::MissingBox => "missing-box",
+            Code::MissingTarget => "missing-target",
+            Code::DuplicatePlayer => "duplicate-player",
+            Code::DuplicateBox => "duplicate-box",
+            Code::DuplicateTarget => "duplicate-target",
+            Code::Unsolvable => "unsolvable",
+            Code::SolutionIllegal => "solution-illegal",
+            Code::SolutionNotOptimal => "solution-not-optimal",
+            Code::MissingTerminator => "missing-terminator",
+            Code::AfterTerminator => "after-terminator",
+            Code::TooLarge => "too-large",
+        }
+    }
+
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::Unsolvable
+            | Code::SolutionNotOptimal
+            | Code::MissingTerminator
+            | Code::AfterTerminator => Severity::Warning,
+            Code::TooLarge => Severity::Information,
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Replace the bytes of `range` with `new_text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEdit {
+    pub range: Range<usize>,
+    pub new_text: String,
+}
+
+/// A quick fix: a title and non-overlapping edits of the original text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+}
+
+impl Fix {
+    pub fn replace(
+        title: impl Into<String>,
+        range: Range<usize>,
+        new_text: impl Into<String>,
+    ) -> Fix {
+        Fix {
+            title: title.into(),
+            edits: vec![TextEdit {
+                range,
+                new_text: new_text.into(),
+            }],
+        }
+    }
+
+    /// The text with this fix's edits applied (edits must not overlap).
+    pub fn apply(&self, text: &str) -> String {
+        let mut edits: Vec<&TextEdit> = self.edits.iter().collect();
+        edits.sort_by_key(|edit| edit.range.start);
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for edit in edits {
+            out.push_str(&text[at..edit.range.start]);
+            out.push_str(&edit.new_text);
+            at = edit.range.end;
+        }
+        out.push_str(&text[at..]);
+        out
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    /// Byte range in the source text.
+    pub range: Range<usize>,
+    pub message: String,
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, range: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            range,
+            message: message.into(),
+            fix: None,
+        }
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fix = Some(fix);
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}

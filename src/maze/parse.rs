@@ -1,0 +1,616 @@
+//! The `.box` parser: a line-driven state machine that never fails.
+//!
+//! It yields mazes one at a time (so a huge file can stream through the CLI) and
+//! recovers from broken input so that one bad line produces one diagnostic, not a
+//! cascade: a header-like line where a row is expected ends the maze early, a row-like
+//! line where a header is expected becomes an extra row of the previous maze, and after
+//! a bad header the following rows are absorbed silently.
+
+use std::ops::Range;
+
+use super::diagnostic::{Code, Diagnostic, Fix, TextEdit};
+use super::lines::{line_spans, LineSpan};
+use super::{Grid, Maze, SolutionLine};
+
+/// The largest maze the format allows (`r * c`).
+pub const MAX_CELLS: u64 = 16_777_216;
+
+/// Everything the parser found in a file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParsedFile {
+    pub mazes: Vec<Maze>,
+    /// Structural diagnostics, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The `0 0` line, if present.
+    pub terminator: Option<Range<usize>>,
+}
+
+/// Parses a whole file.
+pub fn parse(text: &str) -> ParsedFile {
+    let mut parser = MazeParser::new(text);
+    let mut file = ParsedFile::default();
+    for (maze, diagnostics) in parser.by_ref() {
+        file.mazes.push(maze);
+        file.diagnostics.extend(diagnostics);
+    }
+    let (terminator, trailing) = parser.finish();
+    file.terminator = terminator;
+    file.diagnostics.extend(trailing);
+    file.diagnostics
+        .sort_by_key(|d| (d.range.start, d.range.end));
+    file
+}
+
+/// What one line is, as far as the grammar is concerned.
+enum Line {
+    Blank,
+    Comment,
+    Solution(SolutionLine),
+    Header {
+        rows: Range<usize>,
+        cols: Range<usize>,
+    },
+    Other,
+}
+
+/// A maze being assembled.
+struct Builder {
+    index: usize,
+    header: Range<usize>,
+    declared: Option<(usize, usize)>,
+    rows: Vec<Range<usize>>,
+    /// Rows found where a header was expected after the maze was complete.
+    extra_rows: Vec<Range<usize>>,
+    solution: Option<SolutionLine>,
+    header_diagnostic: Option<Diagnostic>,
+}
+
+enum State {
+    /// Between mazes; `pending` is a complete maze that may still get a solution line
+    /// or extra rows.
+    ExpectHeader {
+        pending: Option<Builder>,
+    },
+    /// Reading the declared rows of a maze.
+    Rows {
+        maze: Builder,
+        remaining: usize,
+    },
+    /// After a bad header: rows are absorbed until the next header.
+    SkipRows {
+        maze: Builder,
+    },
+    AfterTerminator,
+}
+
+/// Streams the mazes of a text; call [`MazeParser::finish`] afterwards for the
+/// file-level diagnostics (terminator).
+pub struct MazeParser<'a> {
+    text: &'a str,
+    lines: Box<dyn Iterator<Item = LineSpan> + 'a>,
+    state: State,
+    next_index: usize,
+    terminator: Option<Range<usize>>,
+    after_terminator: Option<Range<usize>>,
+    last_content: Option<Range<usize>>,
+    exhausted: bool,
+}
+
+impl<'a> MazeParser<'a> {
+    pub fn new(text: &'a str) -> MazeParser<'a> {
+        MazeParser {
+            text,
+            lines: Box::new(line_spans(text, 0)),
+            state: State::ExpectHeader { pending: None },
+            next_index: 1,
+            terminator: None,
+            after_terminator: None,
+            last_content: None,
+            exhausted: false,
+        }
+    }
+
+    /// The terminator's range and the diagnostics about it. Meaningful once the
+    /// iterator is exhausted.
+    pub fn finish(self) -> (Option<Range<usize>>, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        if let Some(range) = self.after_terminator.clone() {
+            diagnostics.push(Diagnostic::new(
+                Code::AfterTerminator,
+                range,
+                "content after the `0 0` terminator is ignored",
+            ));
+        }
+        if self.terminator.is_none() {
+            diagnostics.push(self.missing_terminator());
+        }
+        (self.terminator, diagnostics)
+    }
+
+    fn missing_terminator(&self) -> Diagnostic {
+        let len = self.text.len();
+        let range = self.last_content.clone().unwrap_or(len..len);
+        let line_break = first_line_break(self.text);
+        let new_text = if self.text.is_empty() || self.text.ends_with(['\n', '\r']) {
+            format!("0 0{line_break}")
+        } else {
+            format!("{line_break}0 0{line_break}")
+        };
+        Diagnostic::new(
+            Code::MissingTerminator,
+            range,
+            "the file does not end with the `0 0` terminator",
+        )
+        .with_fix(Fix::replace("Append `0 0`", len..len, new_text))
+    }
+
+    fn classify(&self, content: Range<usize>) -> Line {
+        let line = &self.text[content.clone()];
+        let trimmed = line.trim_matches(is_blank);
+        if trimmed.is_empty() {
+            return Line::Blank;
+        }
+        let start = content.start + (line.len() - line.trim_start_matches(is_blank).len());
+        if let Some(comment) = trimmed.strip_prefix(';') {
+            return match solution_moves(comment) {
+                Some(moves) => {
+                    let moves_start =
+                        start + 1 + (moves.as_ptr() as usize - comment.as_ptr() as usize);
+                    Line::Solution(SolutionLine {
+                        line: start..start + trimmed.len(),
+                        moves: moves_start..moves_start + moves.len(),
+                    })
+                }
+                None => Line::Comment,
+            };
+        }
+        match header_tokens(trimmed) {
+            Some((rows, cols)) => Line::Header {
+                rows: start + rows.start..start + rows.end,
+                cols: start + cols.start..start + cols.end,
+            },
+            None => Line::Other,
+        }
+    }
+
+    /// Feeds one line; returns a maze when one is finished.
+    fn step(&mut self, span: LineSpan) -> Option<(Maze, Vec<Diagnostic>)> {
+        let content = trim_end_range(self.text, span.content.clone());
+        let line = self.classify(span.content);
+        if !matches!(line, Line::Blank) {
+            self.last_content = Some(content.clone());
+        }
+        let state = std::mem::replace(&mut self.state, State::AfterTerminator);
+        let (state, done) = match (state, line) {
+            (State::AfterTerminator, Line::Header { .. } | Line::Other) => {
+                let start = self
+                    .after_terminator
+                    .as_ref()
+                    .map_or(content.start, |r| r.start);
+                self.after_terminator = Some(start..content.end);
+                (State::AfterTerminator, None)
+            }
+            (state, Line::Blank | Line::Comment) => (state, None),
+            (
+                State::ExpectHeader {
+                    pending: Some(mut maze),
+                },
+                Line::Solution(solution),
+            ) if maze.solution.is_none() => {
+                maze.solution = Some(solution);
+                (
+                    State::ExpectHeader {
+                        pending: Some(maze),
+                    },
+                    None,
+                )
+            }
+            (state, Line::Solution(_)) => (state, None),
+            (
+                State::Rows {
+                    mut maze,
+                    remaining,
+                },
+                Line::Other,
+            ) => {
+                maze.rows.push(content);
+                if remaining == 1 {
+                    (
+                        State::ExpectHeader {
+                            pending: Some(maze),
+                        },
+                        None,
+                    )
+                } else {
+                    let remaining = remaining - 1;
+                    (State::Rows { maze, remaining }, None)
+                }
+            }
+            (State::SkipRows { mut maze }, Line::Other) => {
+                maze.rows.push(content);
+                (State::SkipRows { maze }, None)
+            }
+            (
+                State::ExpectHeader {
+                    pending: Some(mut maze),
+                },
+                Line::Other,
+            ) if looks_like_row(&self.text[content.clone()]) => {
+                maze.extra_rows.push(content);
+                (
+                    State::ExpectHeader {
+                        pending: Some(maze),
+                    },
+                    None,
+                )
+            }
+            (state, Line::Other) => {
+                let done = self.close(state);
+                let mut maze = self.start_maze(content.clone(), None);
+                maze.header_diagnostic = Some(Diagnostic::new(
+                    Code::BadHeader,
+                    content,
+                    "expected a header `rows columns` (two positive integers)",
+                ));
+                (State::SkipRows { maze }, done)
+            }
+            (state, Line::Header { rows, cols }) => {
+                let done = self.close(state);
+                let next = self.header(content, rows, cols);
+                (next, done)
+            }
+        };
+        self.state = state;
+        done
+    }
+
+    fn header(&mut self, line: Range<usize>, rows: Range<usize>, cols: Range<usize>) -> State {
+        let r = parse_count(&self.text[rows.clone()]);
+        let c = parse_count(&self.text[cols.clone()]);
+        if r == Some(0) && c == Some(0) {
+            self.terminator = Some(line);
+            return State::AfterTerminator;
+        }
+        let problem = match (r, c) {
+            (None, _) => Some((rows, "the row count is too large".to_string())),
+            (_, None) => Some((cols, "the column count is too large".to_string())),
+            (Some(0), _) => Some((rows, "a maze needs at least 1 row".to_string())),
+            (_, Some(0)) => Some((cols, "a maze needs at least 1 column".to_string())),
+            (Some(r), Some(c)) if r.saturating_mul(c) > MAX_CELLS => Some((
+                line.clone(),
+                format!(
+                    "{r}×{c} is {} cells; at most {MAX_CELLS} are allowed",
+                    r as u128 * c as u128
+                ),
+            )),
+            _ => None,
+        };
+        match (problem, r, c) {
+            (None, Some(r), Some(c)) => {
+                let maze = self.start_maze(line, Some((r as usize, c as usize)));
+                State::Rows {
+                    maze,
+                    remaining: r as usize,
+                }
+            }
+            (problem, _, _) => {
+                let mut maze = self.start_maze(line.clone(), None);
+                let (range, message) = problem.unwrap_or((line, "bad header".to_string()));
+                maze.header_diagnostic = Some(Diagnostic::new(Code::BadHeader, range, message));
+                State::SkipRows { maze }
+            }
+        }
+    }
+
+    fn start_maze(&mut self, header: Range<usize>, declared: Option<(usize, usize)>) -> Builder {
+        let index = self.next_index;
+        self.next_index += 1;
+        Builder {
+            index,
+            header,
+            declared,
+            rows: Vec::new(),
+            extra_rows: Vec::new(),
+            solution: None,
+            header_diagnostic: None,
+        }
+    }
+
+    /// Finishes whatever maze the state holds.
+    fn close(&mut self, state: State) -> Option<(Maze, Vec<Diagnostic>)> {
+        match state {
+            State::ExpectHeader { pending } => pending.map(|maze| finish_maze(self.text, maze)),
+            State::Rows { maze, .. } | State::SkipRows { maze } => {
+                Some(finish_maze(self.text, maze))
+            }
+            State::AfterTerminator => None,
+        }
+    }
+}
+
+impl Iterator for MazeParser<'_> {
+    type Item = (Maze, Vec<Diagnostic>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.exhausted {
+            match self.lines.next() {
+                Some(span) => {
+                    if let Some(done) = self.step(span) {
+                        return Some(done);
+                    }
+                }
+                None => {
+                    self.exhausted = true;
+                    let state = std::mem::replace(&mut self.state, State::AfterTerminator);
+                    return self.close(state);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Checks a finished maze and builds its grid when it is structurally valid.
+fn finish_maze(text: &str, maze: Builder) -> (Maze, Vec<Diagnostic>) {
+    let mut diagnostics: Vec<Diagnostic> = maze.header_diagnostic.iter().cloned().collect();
+    let end = [
+        maze.rows.last().map(|r| r.end),
+        maze.extra_rows.last().map(|r| r.end),
+        maze.solution.as_ref().map(|s| s.line.end),
+    ]
+    .into_iter()
+    .flatten()
+    .fold(maze.header.end, usize::max);
+    let grid = maze.declared.and_then(|declared| {
+        let before = diagnostics.len();
+        check_shape(text, &maze, declared, &mut diagnostics);
+        let cells = check_cells(text, &maze, &mut diagnostics);
+        (diagnostics.len() == before)
+            .then_some(cells)
+            .flatten()
+            .map(|(walls, s, b, t)| Grid {
+                rows: declared.0,
+                cols: declared.1,
+                walls,
+                player: s,
+                boxed: b,
+                target: t,
+            })
+    });
+    let maze = Maze {
+        index: maze.index,
+        header: maze.header.clone(),
+        declared: maze.declared,
+        rows: maze.rows.iter().chain(&maze.extra_rows).cloned().collect(),
+        solution: maze.solution,
+        extent: maze.header.start..end,
+        grid,
+    };
+    (maze, diagnostics)
+}
+
+/// Row count and row lengths against the header.
+fn check_shape(
+    text: &str,
+    maze: &Builder,
+    (rows, cols): (usize, usize),
+    out: &mut Vec<Diagnostic>,
+) {
+    let all_rows: Vec<&Range<usize>> = maze.rows.iter().chain(&maze.extra_rows).collect();
+    let lengths: Vec<usize> = all_rows
+        .iter()
+        .map(|r| text[(*r).clone()].chars().count())
+        .collect();
+    let common_length = lengths
+        .first()
+        .copied()
+        .filter(|&l| lengths.iter().all(|&x| x == l));
+    let set_header = |title_rows: usize, title_cols: usize| {
+        let new = format!("{title_rows} {title_cols}");
+        Fix::replace(format!("Set header to `{new}`"), maze.header.clone(), new)
+    };
+    let row_token = header_row_token(text, &maze.header);
+    if maze.rows.len() < rows {
+        let mut d = Diagnostic::new(
+            Code::TooFewRows,
+            row_token.clone(),
+            format!(
+                "the header declares {rows} rows but the maze has {}",
+                maze.rows.len()
+            ),
+        );
+        if let Some(length) = common_length {
+            d = d.with_fix(set_header(all_rows.len(), length));
+        }
+        out.push(d);
+    }
+    if let (Some(first), Some(last)) = (maze.extra_rows.first(), maze.extra_rows.last()) {
+        let total = all_rows.len();
+        let mut d = Diagnostic::new(
+            Code::TooManyRows,
+            first.start..last.end,
+            format!("the header declares {rows} rows but the maze has {total}"),
+        );
+        if let Some(length) = common_length {
+            d = d.with_fix(set_header(total, length));
+        }
+        out.push(d);
+    }
+    for (range, &length) in all_rows.iter().zip(&lengths) {
+        if length != cols {
+            let mut d = Diagnostic::new(
+                Code::RowLength,
+                (*range).clone(),
+                format!("this row has {length} cells; the header declares {cols}"),
+            );
+            if let Some(common) = common_length {
+                d = d.with_fix(set_header(all_rows.len(), common));
+            }
+            out.push(d);
+        }
+    }
+}
+
+type Cells = (Vec<bool>, usize, usize, usize);
+
+/// Cell characters and the S/B/T counts; returns the cells when they are all valid.
+fn check_cells(text: &str, maze: &Builder, out: &mut Vec<Diagnostic>) -> Option<Cells> {
+    let mut walls = Vec::new();
+    let mut found: [Vec<(usize, usize)>; 3] = Default::default();
+    let mut valid = true;
+    for row in maze.rows.iter().chain(&maze.extra_rows) {
+        let mut bad_run: Option<Range<usize>> = None;
+        for (offset, ch) in text[row.clone()].char_indices() {
+            let at = row.start + offset;
+            let kind = match ch {
+                'S' => Some(0),
+                'B' => Some(1),
+                'T' => Some(2),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                found[kind].push((at, walls.len()));
+            }
+            if matches!(ch, '#' | '.' | 'S' | 'B' | 'T') {
+                if let Some(run) = bad_run.take() {
+                    out.push(bad_char(text, run));
+                }
+            } else {
+                valid = false;
+                let run = bad_run.get_or_insert(at..at);
+                run.end = at + ch.len_utf8();
+            }
+            walls.push(ch == '#');
+        }
+        if let Some(run) = bad_run {
+            out.push(bad_char(text, run));
+        }
+    }
+    let names = [
+        (Code::MissingPlayer, Code::DuplicatePlayer, 'S', "player"),
+        (Code::MissingBox, Code::DuplicateBox, 'B', "box"),
+        (Code::MissingTarget, Code::DuplicateTarget, 'T', "target"),
+    ];
+    for ((missing, duplicate, symbol, name), found) in names.iter().zip(&found) {
+        if found.is_empty() {
+            valid = false;
+            out.push(Diagnostic::new(
+                *missing,
+                maze.header.clone(),
+                format!("this maze has no {name} (`{symbol}`)"),
+            ));
+        }
+        for &(at, _) in found.iter().skip(1) {
+            valid = false;
+            out.push(Diagnostic::new(
+                *duplicate,
+                at..at + 1,
+                format!("a second {name} (`{symbol}`); a maze has exactly one"),
+            ));
+        }
+    }
+    valid.then(|| (walls, found[0][0].1, found[1][0].1, found[2][0].1))
+}
+
+fn bad_char(text: &str, run: Range<usize>) -> Diagnostic {
+    let found = &text[run.clone()];
+    let shown: String = found.chars().flat_map(char::escape_debug).collect();
+    let message = if found.chars().count() == 1 {
+        format!("`{shown}` is not a cell: use `#` `.` `S` `B` `T`")
+    } else {
+        format!("`{shown}` are not cells: use `#` `.` `S` `B` `T`")
+    };
+    let diagnostic = Diagnostic::new(Code::BadChar, run.clone(), message);
+    let fixed: Option<String> = found.chars().map(fix_char).collect();
+    match fixed {
+        Some(fixed) => {
+            let title = format!("Replace with `{fixed}`");
+            diagnostic.with_fix(Fix {
+                title,
+                edits: vec![TextEdit {
+                    range: run,
+                    new_text: fixed,
+                }],
+            })
+        }
+        None => diagnostic,
+    }
+}
+
+fn fix_char(ch: char) -> Option<char> {
+    match ch {
+        's' | 'b' | 't' => Some(ch.to_ascii_uppercase()),
+        ' ' | '-' | '_' => Some('.'),
+        _ => None,
+    }
+}
+
+fn is_blank(ch: char) -> bool {
+    ch == ' ' || ch == '\t'
+}
+
+fn trim_end_range(text: &str, range: Range<usize>) -> Range<usize> {
+    let trimmed = text[range.clone()].trim_end_matches(is_blank);
+    range.start..range.start + trimmed.len()
+}
+
+/// `rows` and `cols` token ranges (relative to `line`) when `line` is `\d+ \d+`.
+fn header_tokens(line: &str) -> Option<(Range<usize>, Range<usize>)> {
+    let bytes = line.as_bytes();
+    let digits = |from: usize| {
+        from + bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let rows_end = digits(0);
+    let gap_end = rows_end
+        + bytes[rows_end..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+    let cols_end = digits(gap_end);
+    let well_formed =
+        rows_end > 0 && gap_end > rows_end && cols_end > gap_end && cols_end == bytes.len();
+    well_formed.then_some((0..rows_end, gap_end..cols_end))
+}
+
+/// The header's first number, for diagnostics about the row count.
+fn header_row_token(text: &str, header: &Range<usize>) -> Range<usize> {
+    let line = &text[header.clone()];
+    let trimmed = line.trim_start_matches(is_blank);
+    let start = header.start + (line.len() - trimmed.len());
+    let len = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    if len == 0 {
+        header.clone()
+    } else {
+        start..start + len
+    }
+}
+
+/// A decimal count, `None` when it does not fit comfortably (over `u32`).
+fn parse_count(digits: &str) -> Option<u64> {
+    let value: u64 = digits.trim_start_matches('0').parse().unwrap_or(0);
+    let too_long = digits.trim_start_matches('0').len() > 10;
+    (!too_long && value <= u64::from(u32::MAX)).then_some(value)
+}
+
+/// The move string of a `; solution: <moves>` comment (text after the `;`).
+fn solution_moves(comment: &str) -> Option<&str> {
+    let rest = comment
+        .trim_start_matches(is_blank)
+        .strip_prefix("solution:")?;
+    Some(rest.trim_matches(is_blank))
+}
+
+fn looks_like_row(line: &str) -> bool {
+    !line.bytes().any(|b| b.is_ascii_digit()) && line.bytes().any(|b| b"#.SBTsbt".contains(&b))
+}
+
+fn first_line_break(text: &str) -> &'static str {
+    match text.find(['\n', '\r']) {
+        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
+        Some(i) if text[i..].starts_with('\r') => "\r",
+        _ => "\n",
+    }
+}

@@ -1,0 +1,72 @@
+//! The solver's view of a grid: padded with rock so neighbours never leave the array.
+
+use crate::maze::Grid;
+
+/// Directions in the order the solver tries them; `d ^ 1` is the opposite of `d`.
+pub const NORTH: usize = 0;
+pub const SOUTH: usize = 1;
+pub const WEST: usize = 2;
+
+pub const WALK_LETTERS: [u8; 4] = *b"nswe";
+pub const PUSH_LETTERS: [u8; 4] = *b"NSWE";
+
+pub fn opposite(dir: usize) -> usize {
+    dir ^ 1
+}
+
+/// A grid with a one-cell rock border; cells are indices into `free`.
+pub struct Board {
+    pub width: usize,
+    pub free: Vec<bool>,
+    pub player: usize,
+    pub boxed: usize,
+    pub target: usize,
+    cols: usize,
+}
+
+impl Board {
+    pub fn new(grid: &Grid) -> Board {
+        let width = grid.cols + 2;
+        let mut free = vec![false; width * (grid.rows + 2)];
+        for (cell, &wall) in grid.walls.iter().enumerate() {
+            free[Self::pad(width, grid.cols, cell)] = !wall;
+        }
+        Board {
+            width,
+            free,
+            player: Self::pad(width, grid.cols, grid.player),
+            boxed: Self::pad(width, grid.cols, grid.boxed),
+            target: Self::pad(width, grid.cols, grid.target),
+            cols: grid.cols,
+        }
+    }
+
+    fn pad(width: usize, cols: usize, cell: usize) -> usize {
+        (cell / cols + 1) * width + cell % cols + 1
+    }
+
+    /// The board cell of a grid cell index.
+    pub fn padded(&self, cell: usize) -> usize {
+        Self::pad(self.width, self.cols, cell)
+    }
+
+    pub fn len(&self) -> usize {
+        self.free.len()
+    }
+
+    /// The neighbour of `cell` in direction `dir`; always in bounds for interior cells.
+    #[inline]
+    pub fn step(&self, cell: usize, dir: usize) -> usize {
+        match dir {
+            NORTH => cell - self.width,
+            SOUTH => cell + self.width,
+            WEST => cell - 1,
+            _ => cell + 1,
+        }
+    }
+
+    #[inline]
+    pub fn is_free(&self, cell: usize) -> bool {
+        self.free[cell]
+    }
+}
