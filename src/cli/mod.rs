@@ -35,6 +35,8 @@ enum Command {
         /// A .box file; standard input when absent or `-`.
         file: Option<PathBuf>,
     },
+    /// Serve the Language Server Protocol on stdin/stdout.
+    Lsp,
     /// Print every diagnostic in compiler style; exit 1 if any is an error.
     Check {
         #[arg(required = true)]
@@ -50,9 +52,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Solve { file }) => solve(file),
         Some(Command::Check { files }) => check(&files),
-        None if cli.stdio => Err(Failure::Message(
-            "the language server is not available in this build".into(),
-        )),
+        Some(Command::Lsp) => serve_lsp(),
+        None if cli.stdio => serve_lsp(),
         None => {
             let _ = <Cli as clap::CommandFactory>::command().print_help();
             Ok(ExitCode::from(USAGE_ERROR))
@@ -66,6 +67,12 @@ pub fn main() -> ExitCode {
         }
         Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
     }
+}
+
+fn serve_lsp() -> Result<ExitCode, Failure> {
+    crate::lsp::run_stdio()
+        .map_err(|e| Failure::Message(format!("cannot start the language server: {e}")))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 enum Failure {

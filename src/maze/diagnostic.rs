@@ -30,6 +30,8 @@ pub enum Code {
     MissingTerminator,
     AfterTerminator,
     TooLarge,
+    /// Not in the specification's table: the solver itself failed on this maze.
+    InternalError,
 }
 
 impl Code {
@@ -52,6 +54,7 @@ impl Code {
             Code::MissingTerminator => "missing-terminator",
             Code::AfterTerminator => "after-terminator",
             Code::TooLarge => "too-large",
+            Code::InternalError => "internal-error",
         }
     }
 
@@ -60,7 +63,8 @@ impl Code {
             Code::Unsolvable
             | Code::SolutionNotOptimal
             | Code::MissingTerminator
-            | Code::AfterTerminator => Severity::Warning,
+            | Code::AfterTerminator
+            | Code::InternalError => Severity::Warning,
             Code::TooLarge => Severity::Information,
             _ => Severity::Error,
         }

@@ -3,5 +3,6 @@
 mod cli;
 mod differential;
 mod generate;
+mod lsp;
 mod parser;
 mod reference;

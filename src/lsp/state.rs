@@ -1,0 +1,289 @@
+//! Server state shared by all handlers, the per-request `View` of a document, and the
+//! change → solve → publish pipeline.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use ropey::Rope;
+use tokio::task::AbortHandle;
+use tower_lsp_server::ls_types::{Position, Range as LspRange, Uri};
+use tower_lsp_server::Client;
+
+use super::config::Config;
+use super::diagnostics;
+use super::document::{Document, Documents};
+use super::position::{self, Encoding};
+use super::progress::Progress;
+use super::solves::{Limits, Lookup, Shared, SolveResult, Solves, Ticket};
+use crate::analysis::plural;
+use crate::maze::{Maze, ParsedFile};
+use crate::solver::Outcome;
+
+/// What the client said it can do, as far as the server cares.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClientSupport {
+    pub configuration: bool,
+    pub progress: bool,
+    pub inlay_hint_refresh: bool,
+    pub code_lens_refresh: bool,
+    pub semantic_tokens_refresh: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings {
+    pub encoding: Encoding,
+    pub config: Config,
+    pub support: ClientSupport,
+}
+
+pub struct State {
+    pub documents: Documents,
+    pub solves: Arc<Solves>,
+    settings: Mutex<Settings>,
+    /// The task waiting to publish solver results for each document's latest version.
+    waiters: Mutex<HashMap<Uri, AbortHandle>>,
+    /// Serialises publishing so that an older version can never overtake a newer one.
+    publishing: tokio::sync::Mutex<()>,
+}
+
+/// How far a maze has got.
+#[derive(Debug, Clone)]
+pub enum Status {
+    /// Structural errors: nothing to solve.
+    Invalid,
+    Solving,
+    Known(Shared),
+}
+
+/// Everything a feature needs to answer one request about one document.
+pub struct View {
+    pub version: i32,
+    pub rope: Rope,
+    pub text: Arc<str>,
+    pub parsed: Arc<ParsedFile>,
+    pub statuses: Vec<Status>,
+    pub encoding: Encoding,
+    pub config: Config,
+}
+
+impl View {
+    pub fn range(&self, bytes: Range<usize>) -> LspRange {
+        position::range(&self.rope, bytes, self.encoding)
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        position::position(&self.rope, offset, self.encoding)
+    }
+
+    pub fn offset(&self, position: Position) -> usize {
+        position::offset(&self.rope, position, self.encoding)
+    }
+
+    pub fn byte_range(&self, range: LspRange) -> Range<usize> {
+        position::byte_range(&self.rope, range, self.encoding)
+    }
+
+    /// The maze whose lines contain `offset` (header through solution line).
+    pub fn maze_at(&self, offset: usize) -> Option<(&Maze, &Status)> {
+        let line = self.rope.byte_to_line(offset.min(self.rope.len_bytes()));
+        self.parsed
+            .mazes
+            .iter()
+            .zip(&self.statuses)
+            .find(|(maze, _)| {
+                self.line_of(maze.extent.start) <= line && line <= self.line_of(maze.extent.end)
+            })
+    }
+
+    fn line_of(&self, offset: usize) -> usize {
+        self.rope.byte_to_line(offset.min(self.rope.len_bytes()))
+    }
+
+    pub fn mazes(&self) -> impl Iterator<Item = (&Maze, &Status)> {
+        self.parsed.mazes.iter().zip(&self.statuses)
+    }
+}
+
+/// The short summary shown in inlay hints and code lenses.
+pub fn summary(status: &Status) -> Option<String> {
+    match status {
+        Status::Invalid => None,
+        Status::Solving => Some("solving…".to_string()),
+        Status::Known(result) => Some(match &**result {
+            SolveResult::Done(analysis) => match &analysis.outcome {
+                Outcome::Solved(solution) => format!(
+                    "{} · {}",
+                    plural(solution.pushes, "push", "pushes"),
+                    plural(solution.moves, "move", "moves")
+                ),
+                Outcome::Unsolvable(_) => "unsolvable".to_string(),
+            },
+            SolveResult::TooLarge { .. } | SolveResult::TimedOut { .. } => {
+                "not solved: too large".to_string()
+            }
+            SolveResult::Failed(_) => "not solved: internal error".to_string(),
+        }),
+    }
+}
+
+impl State {
+    pub fn new(panic_on_cells: Option<usize>) -> State {
+        State {
+            documents: Documents::default(),
+            solves: Arc::new(Solves::new(panic_on_cells)),
+            settings: Mutex::default(),
+            waiters: Mutex::default(),
+            publishing: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    fn lock_settings(&self) -> MutexGuard<'_, Settings> {
+        self.settings
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn lock_waiters(&self) -> MutexGuard<'_, HashMap<Uri, AbortHandle>> {
+        self.waiters
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn settings(&self) -> Settings {
+        *self.lock_settings()
+    }
+
+    pub fn update_settings(&self, update: impl FnOnce(&mut Settings)) {
+        update(&mut self.lock_settings());
+    }
+
+    fn limits(config: &Config) -> Limits {
+        Limits {
+            max_cells: config.max_cells,
+            timeout: Duration::from_millis(config.timeout_ms),
+        }
+    }
+
+    /// A view of a document with whatever solve results are known now.
+    pub fn view(&self, uri: &Uri) -> Option<View> {
+        let document = self.documents.get(uri)?;
+        Some(self.view_of(document))
+    }
+
+    fn view_of(&self, document: Document) -> View {
+        let settings = self.settings();
+        let limits = Self::limits(&settings.config);
+        let statuses = document
+            .parsed
+            .mazes
+            .iter()
+            .map(|maze| match &maze.grid {
+                None => Status::Invalid,
+                Some(grid) => self
+                    .solves
+                    .peek(grid, limits)
+                    .map_or(Status::Solving, Status::Known),
+            })
+            .collect();
+        View {
+            version: document.version,
+            rope: document.rope,
+            text: document.text,
+            parsed: document.parsed,
+            statuses,
+            encoding: settings.encoding,
+            config: settings.config,
+        }
+    }
+
+    /// After a document changed (synchronously, before any `.await`): starts the solves
+    /// it needs and the task that publishes their results. Returns the view to publish
+    /// structural diagnostics from right away.
+    pub fn refresh(self: &Arc<Self>, client: &Client, uri: &Uri) -> Option<View> {
+        let document = self.documents.get(uri)?;
+        let settings = self.settings();
+        let limits = Self::limits(&settings.config);
+        let tickets: Vec<Ticket> = document
+            .parsed
+            .mazes
+            .iter()
+            .filter_map(|maze| maze.grid.as_ref())
+            .filter_map(|grid| {
+                let progress = settings
+                    .support
+                    .progress
+                    .then(|| Progress::new(client.clone()));
+                match self.solves.lookup(grid, limits, progress) {
+                    Lookup::Ready => None,
+                    Lookup::Pending(ticket) => Some(ticket),
+                }
+            })
+            .collect();
+        let waiter = (!tickets.is_empty()).then(|| {
+            let (state, client, uri, version) =
+                (self.clone(), client.clone(), uri.clone(), document.version);
+            tokio::spawn(async move {
+                for ticket in tickets {
+                    ticket.wait().await;
+                }
+                state.publish(&client, &uri, Some(version)).await;
+                state.refresh_client(&client).await;
+            })
+            .abort_handle()
+        });
+        // Replacing the previous waiter drops its tickets, which cancels solves that
+        // only the old version wanted.
+        let previous = match waiter {
+            Some(handle) => self.lock_waiters().insert(uri.clone(), handle),
+            None => self.lock_waiters().remove(uri),
+        };
+        if let Some(previous) = previous {
+            previous.abort();
+        }
+        Some(self.view_of(document))
+    }
+
+    /// Stops waiting for a closed document's solves.
+    pub fn forget(&self, uri: &Uri) {
+        if let Some(waiter) = self.lock_waiters().remove(uri) {
+            waiter.abort();
+        }
+    }
+
+    /// Publishes the diagnostics of the document's current version, unless it is no
+    /// longer `expected` (a newer version publishes for itself).
+    pub async fn publish(&self, client: &Client, uri: &Uri, expected: Option<i32>) {
+        let _turn = self.publishing.lock().await;
+        let Some(view) = self.view(uri) else { return };
+        if expected.is_some_and(|version| version != view.version) {
+            return;
+        }
+        let diagnostics = diagnostics::lsp_diagnostics(&view);
+        client
+            .publish_diagnostics(uri.clone(), diagnostics, Some(view.version))
+            .await;
+    }
+
+    pub async fn publish_closed(&self, client: &Client, uri: &Uri) {
+        let _turn = self.publishing.lock().await;
+        client
+            .publish_diagnostics(uri.clone(), Vec::new(), None)
+            .await;
+    }
+
+    /// Asks the client to re-request what depends on solve results.
+    pub async fn refresh_client(&self, client: &Client) {
+        let support = self.settings().support;
+        if support.inlay_hint_refresh {
+            let _ = client.inlay_hint_refresh().await;
+        }
+        if support.code_lens_refresh {
+            let _ = client.code_lens_refresh().await;
+        }
+        if support.semantic_tokens_refresh {
+            let _ = client.semantic_tokens_refresh().await;
+        }
+    }
+}

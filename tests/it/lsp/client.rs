@@ -1,0 +1,295 @@
+//! A minimal LSP client speaking framed JSON-RPC to the real server over in-process
+//! pipes, answering the server's own requests the way an editor would, and keeping
+//! its own copy of each document (edits applied with an independent implementation).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{
+    AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf,
+};
+
+use boxls::lsp::{serve, Options};
+
+pub const URI: &str = "file:///work/maze.box";
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct Client {
+    writer: WriteHalf<DuplexStream>,
+    reader: BufReader<ReadHalf<DuplexStream>>,
+    next_id: i64,
+    /// Notifications received and not yet consumed.
+    pub notifications: VecDeque<Value>,
+    /// Every server→client request seen, in order.
+    pub server_requests: Vec<Value>,
+    /// What `workspace/configuration` answers.
+    pub configuration: Value,
+    pub utf8: bool,
+}
+
+impl Client {
+    /// Starts a server and a client connected to it (not yet initialized).
+    pub fn start(options: Options) -> Client {
+        let (client_end, server_end) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(serve(server_read, server_write, options));
+        let (reader, writer) = tokio::io::split(client_end);
+        Client {
+            writer,
+            reader: BufReader::new(reader),
+            next_id: 1,
+            notifications: VecDeque::new(),
+            server_requests: Vec::new(),
+            configuration: json!({}),
+            utf8: false,
+        }
+    }
+
+    /// Starts and initializes with a VS Code-like capability set.
+    pub async fn initialized(utf8: bool) -> (Client, Value) {
+        let mut client = Client::start(Options::default());
+        let result = client.initialize(utf8).await;
+        (client, result)
+    }
+
+    pub async fn initialize(&mut self, utf8: bool) -> Value {
+        self.utf8 = utf8;
+        let encodings = if utf8 {
+            json!(["utf-8", "utf-16"])
+        } else {
+            json!(["utf-16"])
+        };
+        let result = self
+            .request(
+                "initialize",
+                json!({
+                    "processId": null,
+                    "rootUri": null,
+                    "capabilities": {
+                        "general": { "positionEncodings": encodings },
+                        "window": { "workDoneProgress": true },
+                        "workspace": { "configuration": true, "inlayHint": { "refreshSupport": true } },
+                        "textDocument": { "publishDiagnostics": { "versionSupport": true } }
+                    }
+                }),
+            )
+            .await;
+        self.notify("initialized", json!({})).await;
+        result
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.send_raw(frame.as_bytes()).await;
+    }
+
+    pub async fn send_raw(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).await.expect("server reads");
+        self.writer.flush().await.expect("server reads");
+    }
+
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }))
+            .await;
+    }
+
+    /// Sends a request and returns its whole response (`result` or `error`).
+    pub async fn request_raw(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+            .await;
+        loop {
+            let message = self.receive().await;
+            if message.get("method").is_none() && message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    /// Sends a request and returns its `result`, failing the test on an error.
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request_raw(method, params).await;
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Reads one message, answering server requests on the way; returns responses and
+    /// notifications (notifications are also queued).
+    async fn receive(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(TIMEOUT, self.read_message())
+                .await
+                .expect("the server answers within the timeout");
+            match (message.get("method"), message.get("id")) {
+                (Some(_), Some(_)) => self.answer(message).await,
+                (Some(_), None) => {
+                    self.notifications.push_back(message.clone());
+                    return message;
+                }
+                _ => return message,
+            }
+        }
+    }
+
+    async fn answer(&mut self, request: Value) {
+        let result = match request["method"].as_str() {
+            Some("workspace/configuration") => json!([self.configuration.clone()]),
+            Some("workspace/applyEdit") => json!({ "applied": true }),
+            _ => Value::Null,
+        };
+        self.server_requests.push(request.clone());
+        self.send(json!({ "jsonrpc": "2.0", "id": request["id"], "result": result }))
+            .await;
+    }
+
+    async fn read_message(&mut self) -> Value {
+        let mut length = None;
+        loop {
+            let mut line = String::new();
+            let read = self
+                .reader
+                .read_line(&mut line)
+                .await
+                .expect("server writes");
+            assert!(read > 0, "the server closed the connection");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = value.parse::<usize>().ok();
+            }
+        }
+        let mut body = vec![0; length.expect("Content-Length header")];
+        self.reader.read_exact(&mut body).await.expect("whole body");
+        serde_json::from_slice(&body).expect("valid JSON from the server")
+    }
+
+    /// Waits for a notification matching `pred`, consuming everything before it.
+    pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            while let Some(message) = self.notifications.pop_front() {
+                if pred(&message) {
+                    return message;
+                }
+            }
+            self.receive().await;
+        }
+    }
+
+    /// Waits for the diagnostics of `version` that no solve is still pending for.
+    pub async fn diagnostics_for(&mut self, version: i64) -> Value {
+        self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["version"] == json!(version)
+        })
+        .await["params"]["diagnostics"]
+            .clone()
+    }
+
+    pub async fn open(&mut self, text: &str, version: i64) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": URI, "languageId": "box", "version": version, "text": text } }),
+        )
+        .await;
+    }
+
+    /// Polls inlay hints until no maze says `solving…`.
+    pub async fn settled_hints(&mut self) -> Value {
+        for _ in 0..600 {
+            let hints = self
+                .request(
+                    "textDocument/inlayHint",
+                    json!({ "textDocument": { "uri": URI }, "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 100000, "character": 0 } } }),
+                )
+                .await;
+            if !hints.to_string().contains("solving…") {
+                return hints;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("solves did not settle");
+    }
+
+    pub async fn server_text(&mut self) -> String {
+        let text = self
+            .request(
+                "boxls/documentText",
+                json!({ "textDocument": { "uri": URI } }),
+            )
+            .await;
+        text.as_str().expect("a string").to_string()
+    }
+}
+
+/// Byte offset of an LSP position in `text`, UTF-16 or UTF-8 columns; an independent
+/// implementation of what the server's `position` module does.
+pub fn offset_of(text: &str, line: u64, character: u64, utf8: bool) -> usize {
+    let mut at = 0;
+    for _ in 0..line {
+        match text[at..].find(['\n', '\r']) {
+            Some(i) => {
+                at += i + if text[at + i..].starts_with("\r\n") {
+                    2
+                } else {
+                    1
+                };
+            }
+            None => return text.len(),
+        }
+    }
+    let mut units = 0u64;
+    for (i, ch) in text[at..].char_indices() {
+        if ch == '\n' || ch == '\r' || units >= character {
+            return at + i;
+        }
+        units += if utf8 { ch.len_utf8() } else { ch.len_utf16() } as u64;
+    }
+    text.len()
+}
+
+/// Applies LSP `TextEdit`s (non-overlapping) to `text`.
+pub fn apply_edits(text: &str, edits: &[Value], utf8: bool) -> String {
+    let mut resolved: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|edit| {
+            let at = |p: &Value| {
+                offset_of(
+                    text,
+                    p["line"].as_u64().unwrap_or(0),
+                    p["character"].as_u64().unwrap_or(0),
+                    utf8,
+                )
+            };
+            (
+                at(&edit["range"]["start"]),
+                at(&edit["range"]["end"]),
+                edit["newText"]
+                    .as_str()
+                    .or(edit["text"].as_str())
+                    .unwrap_or(""),
+            )
+        })
+        .collect();
+    resolved.sort_by_key(|&(start, _, _)| std::cmp::Reverse(start));
+    let mut out = text.to_string();
+    for (start, end, new_text) in resolved {
+        out.replace_range(start..end, new_text);
+    }
+    out
+}
+
+/// The edits a code action's `WorkspaceEdit` makes to the test document.
+pub fn action_edits(action: &Value) -> Vec<Value> {
+    action["edit"]["changes"][URI]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}

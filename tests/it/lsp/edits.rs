@@ -1,0 +1,1 @@
+//! Document synchronisation under many edits, and stale solve results.

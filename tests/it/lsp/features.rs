@@ -1,0 +1,300 @@
+//! Each feature driven as an editor would, checked against snapshots.
+
+use expect_test::expect;
+use serde_json::json;
+
+use super::client::{action_edits, apply_edits, Client, URI};
+use super::{change, doc, edit, range, summarize, SAMPLE};
+
+#[tokio::test]
+async fn initialize_declares_exactly_what_is_implemented() {
+    let (_client, result) = Client::initialized(false).await;
+    expect![[r#"
+        {
+          "capabilities": {
+            "codeActionProvider": {
+              "codeActionKinds": [
+                "quickfix",
+                "refactor.rewrite",
+                "source.boxls.insertAllSolutions"
+              ]
+            },
+            "codeLensProvider": {
+              "resolveProvider": false
+            },
+            "documentSymbolProvider": true,
+            "executeCommandProvider": {
+              "commands": [
+                "boxls.insertSolution"
+              ]
+            },
+            "foldingRangeProvider": true,
+            "hoverProvider": true,
+            "inlayHintProvider": true,
+            "positionEncoding": "utf-16",
+            "semanticTokensProvider": {
+              "full": true,
+              "legend": {
+                "tokenModifiers": [
+                  "dead"
+                ],
+                "tokenTypes": [
+                  "rock",
+                  "free",
+                  "player",
+                  "box",
+                  "target",
+                  "number",
+                  "comment",
+                  "walk",
+                  "push"
+                ]
+              }
+            },
+            "textDocumentSync": {
+              "change": 2,
+              "openClose": true
+            }
+          },
+          "serverInfo": {
+            "name": "boxls",
+            "version": "0.1.0"
+          }
+        }"#]]
+    .assert_eq(&serde_json::to_string_pretty(&result).unwrap_or_default());
+    let (_client, result) = Client::initialized(true).await;
+    assert_eq!(result["capabilities"]["positionEncoding"], "utf-8");
+}
+
+const BROKEN: &str = "2 5\nS.B.T\n#.x#\n1 3\nSBT\n0 0\n";
+
+#[tokio::test]
+async fn broken_file_diagnostics_then_fixed_by_edits() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(BROKEN, 1).await;
+    let diagnostics = client.diagnostics_for(1).await;
+    expect![[r#"
+        row-length@2:0-2:4 this row has 4 cells; the header declares 5
+        bad-char@2:2-2:3 `x` is not a cell: use `#` `.` `S` `B` `T`"#]]
+    .assert_eq(&summarize(&diagnostics));
+    assert!(diagnostics
+        .as_array()
+        .is_some_and(|all| all.iter().all(|d| d["source"] == "boxls")));
+
+    let text = change(&mut client, BROKEN, 2, edit((2, 2), (2, 3), "..")).await;
+    let text = change(&mut client, &text, 3, edit((4, 0), (4, 3), "S.BT")).await;
+    let text = change(&mut client, &text, 4, edit((3, 2), (3, 3), "4")).await;
+    assert_eq!(text, "2 5\nS.B.T\n#...#\n1 4\nS.BT\n0 0\n");
+    let mut diagnostics = client.diagnostics_for(4).await;
+    while diagnostics != json!([]) {
+        // Structural diagnostics come first; the solver's follow for the same version.
+        diagnostics = client.diagnostics_for(4).await;
+    }
+    assert_eq!(client.server_text().await, text);
+}
+
+#[tokio::test]
+async fn sample_hints_symbols_folding_and_tokens() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(SAMPLE, 1).await;
+    let hints = client.settled_hints().await;
+    let labels: Vec<String> = hints
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| {
+            format!(
+                "{}:{} {}",
+                h["position"]["line"],
+                h["position"]["character"],
+                h["label"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    expect![[r#"
+        0:3 5 pushes · 5 moves
+        2:3 unsolvable
+        4:4 6 pushes · 28 moves
+        12:3 3 pushes · 19 moves"#]]
+    .assert_eq(&labels.join("\n"));
+
+    let symbols = client
+        .request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": doc() }),
+        )
+        .await;
+    let names: Vec<String> = symbols
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            format!(
+                "{} [{}] {}-{}",
+                s["name"].as_str().unwrap_or(""),
+                s["detail"].as_str().unwrap_or(""),
+                s["range"]["start"]["line"],
+                s["range"]["end"]["line"]
+            )
+        })
+        .collect();
+    expect![[r#"
+        Maze #1 (1×7) [5 pushes · 5 moves] 0-1
+        Maze #2 (1×7) [unsolvable] 2-3
+        Maze #3 (7×11) [6 pushes · 28 moves] 4-11
+        Maze #4 (8×4) [3 pushes · 19 moves] 12-20"#]]
+    .assert_eq(&names.join("\n"));
+
+    let folding = client
+        .request(
+            "textDocument/foldingRange",
+            json!({ "textDocument": doc() }),
+        )
+        .await;
+    let folds: Vec<String> = folding
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| format!("{}-{}", f["startLine"], f["endLine"]))
+        .collect();
+    expect!["0-1 2-3 4-11 12-20"].assert_eq(&folds.join(" "));
+
+    let tokens = client
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": doc() }),
+        )
+        .await;
+    let data: Vec<u64> = tokens["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_u64())
+        .collect();
+    let lines: Vec<String> = data.chunks(5).take(12).map(|t| format!("{t:?}")).collect();
+    expect![[r#"
+        [0, 0, 1, 5, 0]
+        [0, 2, 1, 5, 0]
+        [1, 0, 1, 2, 1]
+        [0, 1, 1, 3, 0]
+        [0, 1, 4, 1, 0]
+        [0, 4, 1, 4, 0]
+        [1, 0, 1, 5, 0]
+        [0, 2, 1, 5, 0]
+        [1, 0, 1, 2, 1]
+        [0, 1, 1, 3, 1]
+        [0, 1, 2, 1, 1]
+        [0, 2, 1, 0, 0]"#]]
+    .assert_eq(&lines.join("\n"));
+    let dead_tokens = data.chunks(5).filter(|t| t[4] == 1).count();
+    assert!(
+        dead_tokens > 0,
+        "the sample has dead squares (corners of maze 3)"
+    );
+}
+
+#[tokio::test]
+async fn hover_on_header_draws_the_path_and_on_cells_names_them() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(SAMPLE, 1).await;
+    client.settled_hints().await;
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({ "textDocument": doc(), "position": { "line": 4, "character": 1 } }),
+        )
+        .await;
+    expect![[r#"
+        **Maze #3** (7×11)
+
+        6 pushes · 28 moves
+
+        `eennwwWWWWeeeeeesswwwwwwwnNN`
+
+        ```text
+        ###########
+        #T##......#
+        #↑#.#..####
+        #←←←←B....#
+        #.######..#
+        #.....S...#
+        ###########
+        ```
+
+        _Arrows show the box's path._"#]]
+    .assert_eq(hover["contents"]["value"].as_str().unwrap_or(""));
+    let corner = client
+        .request(
+            "textDocument/hover",
+            json!({ "textDocument": doc(), "position": { "line": 6, "character": 9 } }),
+        )
+        .await;
+    expect![[r#"
+        free cell — row 2, column 10
+
+        **Dead square**: no sequence of pushes can bring the box from here to the target."#]]
+    .assert_eq(corner["contents"]["value"].as_str().unwrap_or(""));
+    let nothing = client
+        .request(
+            "textDocument/hover",
+            json!({ "textDocument": doc(), "position": { "line": 500, "character": 0 } }),
+        )
+        .await;
+    assert_eq!(nothing, json!(null));
+}
+
+#[tokio::test]
+async fn insert_optimal_solution_then_insert_all() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(SAMPLE, 1).await;
+    client.settled_hints().await;
+    let actions = client
+        .request("textDocument/codeAction", json!({ "textDocument": doc(), "range": range((7, 3), (7, 3)), "context": { "diagnostics": [] } }))
+        .await;
+    let insert = actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| a["title"] == "Insert optimal solution")
+        .cloned()
+        .expect("an insert action inside maze 3");
+    let text = apply_edits(SAMPLE, &action_edits(&insert), false);
+    assert!(
+        text.contains("###########\n; solution: eennwwWWWWeeeeeesswwwwwwwnNN\n8 4\n"),
+        "{text}"
+    );
+    client
+        .notify("textDocument/didChange", json!({ "textDocument": { "uri": URI, "version": 2 }, "contentChanges": [{ "text": text }] }))
+        .await;
+    let mut diagnostics = client.diagnostics_for(2).await;
+    while diagnostics.as_array().is_some_and(|d| d.len() != 1) {
+        diagnostics = client.diagnostics_for(2).await;
+    }
+    expect![
+        "unsolvable@2:0-2:3 this maze is unsolvable: no push can ever move the box onto the target"
+    ]
+    .assert_eq(&summarize(&diagnostics));
+
+    let actions = client
+        .request("textDocument/codeAction", json!({ "textDocument": doc(), "range": range((0, 0), (0, 0)), "context": { "diagnostics": [], "only": ["source"] } }))
+        .await;
+    let all = actions
+        .as_array()
+        .and_then(|a| a.first())
+        .cloned()
+        .expect("insert all");
+    assert_eq!(all["title"], "Insert all optimal solutions");
+    let text = apply_edits(&text, &action_edits(&all), false);
+    let solutions: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("; solution:"))
+        .collect();
+    assert_eq!(
+        solutions,
+        [
+            "; solution: EEEEE",
+            "; solution: eennwwWWWWeeeeeesswwwwwwwnNN",
+            "; solution: swwwnnnnnneeesssSSS"
+        ]
+    );
+}
