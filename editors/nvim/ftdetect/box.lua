@@ -1,0 +1,2 @@
+-- `*.box` files are Pushing Boxes mazes.
+vim.filetype.add({ extension = { box = 'box' } })

@@ -1,0 +1,371 @@
+-- Headless end-to-end test of the boxls Neovim plugin against the real server.
+--
+-- Run from the repository root with `boxls` first on PATH (.ci/editors does this):
+--   nvim --headless --clean --cmd 'set rtp^=editors/nvim' -c 'luafile editors/nvim/test/e2e.lua'
+--
+-- It prints what it observes, one check per line, then `nvim-e2e: N passed, M failed`,
+-- and exits non-zero on any failure.
+
+local TIMEOUT = tonumber(vim.env.BOXLS_E2E_TIMEOUT_MS) or 20000
+local root = vim.fn.getcwd()
+local here = root .. '/editors/nvim/test'
+
+local passed, failed = 0, 0
+
+local function log(fmt, ...)
+  io.stdout:write(string.format(fmt, ...) .. '\n')
+  io.stdout:flush()
+end
+
+local function check(ok, what, detail)
+  if ok then
+    passed = passed + 1
+    log('ok    %s', what)
+  else
+    failed = failed + 1
+    log('FAIL  %s%s', what, detail and ('\n        ' .. tostring(detail):gsub('\n', '\n        ')) or '')
+  end
+  return ok
+end
+
+local function finish()
+  log('nvim-e2e: %d passed, %d failed', passed, failed)
+  vim.cmd(failed == 0 and 'qall!' or 'cquit 1')
+end
+
+-- A watchdog: whatever hangs, the test still ends.
+vim.defer_fn(function()
+  log('FAIL  the whole test took longer than %d ms', 6 * TIMEOUT)
+  failed = failed + 1
+  finish()
+end, 6 * TIMEOUT)
+
+local function wait_for(pred, ms)
+  return vim.wait(ms or TIMEOUT, pred, 50)
+end
+
+local function copy(src, dst)
+  vim.fn.writefile(vim.fn.readfile(src, 'b'), dst, 'b')
+end
+
+local function lines(buf)
+  return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+end
+
+local function open(path)
+  vim.cmd.edit(vim.fn.fnameescape(path))
+  return vim.api.nvim_get_current_buf()
+end
+
+local boxls = require('boxls')
+
+local function attached(buf)
+  return wait_for(function()
+    local c = boxls.client(buf)
+    return c ~= nil and c.initialized == true
+  end)
+end
+
+local sev_name = { 'E', 'W', 'I', 'H' }
+
+--- Diagnostics of `buf`, sorted, as comparable strings `code@l:c-l:c/S`.
+local function diag_keys(buf)
+  local ds = vim.diagnostic.get(buf)
+  table.sort(ds, function(a, b)
+    if a.lnum ~= b.lnum then
+      return a.lnum < b.lnum
+    end
+    if a.col ~= b.col then
+      return a.col < b.col
+    end
+    return tostring(a.code) < tostring(b.code)
+  end)
+  local keys = {}
+  for _, d in ipairs(ds) do
+    keys[#keys + 1] = string.format(
+      '%s@%d:%d-%d:%d/%s',
+      tostring(d.code),
+      d.lnum,
+      d.col,
+      d.end_lnum,
+      d.end_col,
+      sev_name[d.severity] or '?'
+    )
+  end
+  return keys, ds
+end
+
+--- Inlay hints of `buf` as { line, character, label } sorted by line.
+local function hints(buf)
+  local out = {}
+  for _, h in ipairs(vim.lsp.inlay_hint.get({ bufnr = buf })) do
+    local label = h.inlay_hint.label
+    if type(label) == 'table' then
+      local parts = {}
+      for _, p in ipairs(label) do
+        parts[#parts + 1] = p.value
+      end
+      label = table.concat(parts)
+    end
+    out[#out + 1] = { line = h.inlay_hint.position.line, character = h.inlay_hint.position.character, label = vim.trim(label) }
+  end
+  table.sort(out, function(a, b)
+    return a.line < b.line
+  end)
+  return out
+end
+
+local function hints_str(hs)
+  local parts = {}
+  for _, h in ipairs(hs) do
+    parts[#parts + 1] = string.format('%d:%d %q', h.line, h.character, h.label)
+  end
+  return table.concat(parts, ', ')
+end
+
+--- Waits until `buf` has `n` inlay hints, none of them `solving…`. Re-requests hints
+--- now and then in case the server sends no `workspace/inlayHint/refresh`.
+--- Returns the hints and how many times they had to be re-requested.
+local function settled_hints(buf, n)
+  local rerequests, last = 0, vim.uv.now()
+  local ok = wait_for(function()
+    local hs = hints(buf)
+    if #hs == n then
+      local solving = false
+      for _, h in ipairs(hs) do
+        solving = solving or h.label:find('solving', 1, true) ~= nil
+      end
+      if not solving then
+        return true
+      end
+    end
+    if vim.uv.now() - last > 1000 then
+      last = vim.uv.now()
+      rerequests = rerequests + 1
+      vim.lsp.inlay_hint.enable(true, { bufnr = buf })
+    end
+    return false
+  end)
+  return ok, hints(buf), rerequests
+end
+
+local function token_at(buf, row, col)
+  local ts = vim.lsp.semantic_tokens.get_at_pos(buf, row, col) or {}
+  local t = ts[#ts]
+  if not t then
+    return nil
+  end
+  local mods = vim.tbl_keys(t.modifiers or {})
+  table.sort(mods)
+  return t.type .. (#mods > 0 and ('.' .. table.concat(mods, '.')) or '')
+end
+
+local function count_matching(ls, pattern)
+  local n = 0
+  for _, l in ipairs(ls) do
+    if l:find(pattern) then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+local function main()
+  local tmp = vim.fn.tempname()
+  vim.fn.mkdir(tmp, 'p')
+  local broken = tmp .. '/broken.box'
+  local sample = tmp .. '/sample.box'
+  local sample_all = tmp .. '/all.box'
+  local text = tmp .. '/notes.txt'
+  copy(here .. '/fixtures/broken.box', broken)
+  copy(root .. '/examples/sample.box', sample)
+  copy(root .. '/examples/sample.box', sample_all)
+  copy(root .. '/examples/sample.box', text)
+
+  local exe = vim.fn.exepath('boxls')
+  log('boxls: %s', exe)
+  -- setup() with a path: becomes `{ path, 'lsp' }`, merged over lsp/boxls.lua.
+  boxls.setup({ cmd = exe })
+  local cfg = vim.lsp.config.boxls or {}
+  check(
+    vim.deep_equal(cfg.cmd, { exe, 'lsp' }) and vim.deep_equal(cfg.filetypes, { 'box' }),
+    "setup({ cmd = path }): cmd { path, 'lsp' }, filetypes { 'box' } from lsp/boxls.lua",
+    vim.inspect({ cmd = cfg.cmd, filetypes = cfg.filetypes })
+  )
+  check(vim.lsp.is_enabled('boxls'), 'setup() enables the boxls config')
+
+  ---------------------------------------------------------------------------
+  -- A broken file: diagnostics with their codes and exact positions.
+  local buf = open(broken)
+  check(vim.bo[buf].filetype == 'box', 'ftdetect: *.box has filetype box', vim.bo[buf].filetype)
+  check(vim.bo[buf].commentstring == '; %s', 'ftplugin: commentstring is "; %s"', vim.bo[buf].commentstring)
+  if not check(attached(buf), 'boxls attaches to a .box buffer and initializes') then
+    return
+  end
+  local client = assert(boxls.client(buf))
+  local info = client.server_info or {}
+  log('      server %s %s, position encoding %s, cmd %s', info.name or '?', info.version or '?', client.offset_encoding, table.concat(client.config.cmd, ' '))
+
+  local expected = {
+    'row-length@2:0-2:6/E',
+    'bad-char@5:3-5:4/E',
+    'missing-player@7:0-7:3/E',
+    'unsolvable@10:0-10:3/W',
+    'solution-illegal@14:14-14:15/E',
+    'missing-terminator@17:0-17:19/W',
+    'solution-not-optimal@17:12-17:19/W',
+  }
+  table.sort(expected)
+  local function sorted_keys()
+    local keys = diag_keys(buf)
+    local s = vim.deepcopy(keys)
+    table.sort(s)
+    return s
+  end
+  wait_for(function()
+    return table.concat(sorted_keys(), ' ') == table.concat(expected, ' ')
+  end)
+  local keys, ds = diag_keys(buf)
+  log('      %d diagnostics:', #ds)
+  for i, d in ipairs(ds) do
+    log('        %s (source %s) %s', keys[i], tostring(d.source), d.message)
+  end
+  check(
+    table.concat(sorted_keys(), ' ') == table.concat(expected, ' '),
+    string.format('diagnostics: the %d expected codes at the expected ranges, nothing else', #expected),
+    'expected ' .. table.concat(expected, ' ') .. '\n got      ' .. table.concat(sorted_keys(), ' ')
+  )
+  local all_boxls = #ds > 0
+  for _, d in ipairs(ds) do
+    all_boxls = all_boxls and d.source == 'boxls'
+  end
+  check(all_boxls, 'every diagnostic has source "boxls"')
+
+  wait_for(function()
+    return token_at(buf, 0, 0) ~= nil
+  end)
+  check(token_at(buf, 0, 0) == 'comment', 'semantic token on a comment: comment', token_at(buf, 0, 0))
+
+  ---------------------------------------------------------------------------
+  -- The sample: inlay hints, semantic tokens, :BoxSolve.
+  local sbuf = open(sample)
+  check(attached(sbuf), 'boxls attaches to a second .box buffer')
+  check(#vim.lsp.get_clients({ name = 'boxls' }) == 1, 'one boxls server serves both buffers', #vim.lsp.get_clients({ name = 'boxls' }))
+  check(vim.lsp.inlay_hint.is_enabled({ bufnr = sbuf }), 'plugin: inlay hints are enabled on attach')
+
+  local ok, hs, rereq = settled_hints(sbuf, 4)
+  log('      inlay hints: %s (re-requested %d times)', hints_str(hs), rereq)
+  local want_hints = {
+    { line = 0, character = 3, label = '5 pushes · 5 moves' },
+    { line = 2, character = 3, label = 'unsolvable' },
+    { line = 4, character = 4, label = '6 pushes · 28 moves' },
+    { line = 12, character = 3, label = '3 pushes · 19 moves' },
+  }
+  check(ok and hints_str(hs) == hints_str(want_hints), 'inlay hints: one per header, at its end, with the optimum', 'expected ' .. hints_str(want_hints))
+  check(rereq == 0, 'inlay hints settle without re-requesting them (server sends workspace/inlayHint/refresh)', rereq .. ' re-requests')
+
+  local want_tokens = {
+    { 4, 0, 'number' }, -- `7` of `7 11`
+    { 5, 0, 'rock' },
+    { 6, 1, 'target' },
+    { 8, 5, 'box' },
+    { 10, 6, 'player' },
+    { 8, 2, 'free' }, -- the box can go from here to T
+    { 6, 4, 'free.dead' }, -- a corner: the box can never leave it
+  }
+  wait_for(function()
+    return token_at(sbuf, 6, 4) ~= nil
+  end)
+  local got_tokens = {}
+  local tokens_ok = true
+  for _, t in ipairs(want_tokens) do
+    local got = token_at(sbuf, t[1], t[2])
+    got_tokens[#got_tokens + 1] = string.format('%d:%d=%s', t[1], t[2], tostring(got))
+    tokens_ok = tokens_ok and got == t[3]
+  end
+  log('      semantic tokens: %s', table.concat(got_tokens, ' '))
+  check(tokens_ok, 'semantic tokens: number, rock, target, box, player, free, free.dead')
+
+  local sol3 = '; solution: eennwwWWWWeeeeeesswwwwwwwnNN'
+  vim.api.nvim_win_set_cursor(0, { 9, 3 }) -- maze 3, the box's row
+  vim.cmd('BoxSolve')
+  wait_for(function()
+    return lines(sbuf)[13] == sol3
+  end)
+  local l = lines(sbuf)
+  log('      after :BoxSolve in maze 3, line 13: %q, line 14: %q', l[13] or '', l[14] or '')
+  check(l[13] == sol3 and l[14] == '8 4', ':BoxSolve writes maze 3 solution right after its last row')
+
+  -- Spoil it, and :BoxSolve replaces it instead of adding a second line.
+  vim.api.nvim_buf_set_lines(sbuf, 12, 13, false, { '; solution: eennww' })
+  vim.api.nvim_win_set_cursor(0, { 5, 0 }) -- maze 3, its header
+  vim.cmd('BoxSolve')
+  wait_for(function()
+    return lines(sbuf)[13] == sol3
+  end)
+  l = lines(sbuf)
+  check(l[13] == sol3 and count_matching(l, '^; solution:') == 1, ':BoxSolve replaces an existing solution line', table.concat(l, '\n'))
+
+  vim.api.nvim_win_set_cursor(0, { 1, 0 }) -- maze 1, its header
+  vim.cmd('BoxSolve')
+  wait_for(function()
+    return lines(sbuf)[3] == '; solution: EEEEE'
+  end)
+  l = lines(sbuf)
+  log('      after :BoxSolve in maze 1, line 3: %q', l[3] or '')
+  check(l[3] == '; solution: EEEEE' and l[4] == '1 7', ':BoxSolve writes maze 1 solution')
+
+  -- Maze 2 is unsolvable: nothing to insert.
+  local before = table.concat(lines(sbuf), '\n')
+  vim.api.nvim_win_set_cursor(0, { 5, 2 }) -- maze 2, its row
+  vim.cmd('BoxSolve')
+  vim.wait(1000)
+  check(table.concat(lines(sbuf), '\n') == before, ':BoxSolve in an unsolvable maze changes nothing')
+
+  -- The written solutions are legal and optimal: once the hints have settled again,
+  -- the only diagnostic left is maze 2's `unsolvable` (its header is now line 3).
+  ok, hs = settled_hints(sbuf, 4)
+  vim.wait(500)
+  local skeys = table.concat(diag_keys(sbuf), ' ')
+  log('      after the edits: hints %s; diagnostics: %s', hints_str(hs), skeys)
+  check(ok and skeys == 'unsolvable@3:0-3:3/W', 'the inserted solutions raise no diagnostic (only maze 2 is unsolvable)')
+
+  ---------------------------------------------------------------------------
+  -- :BoxSolveAll (source action `Insert all optimal solutions`).
+  local abuf = open(sample_all)
+  check(attached(abuf), 'boxls attaches to a third .box buffer')
+  settled_hints(abuf, 4)
+  vim.cmd('BoxSolveAll')
+  wait_for(function()
+    return count_matching(lines(abuf), '^; solution:') == 3
+  end)
+  local sols = vim.tbl_filter(function(x)
+    return x:find('^; solution:') ~= nil
+  end, lines(abuf))
+  log('      after :BoxSolveAll: %s', table.concat(sols, ' | '))
+  check(
+    table.concat(sols, '|')
+      == '; solution: EEEEE|' .. sol3 .. '|; solution: swwwnnnnnneeesssSSS',
+    ':BoxSolveAll writes the three solutions'
+  )
+
+  ---------------------------------------------------------------------------
+  -- A .txt file with the same content: no boxls.
+  local tbuf = open(text)
+  vim.wait(1000)
+  check(vim.bo[tbuf].filetype ~= 'box', 'a .txt file is not filetype box', vim.bo[tbuf].filetype)
+  check(boxls.client(tbuf) == nil, 'boxls does not attach to a .txt file')
+
+  ---------------------------------------------------------------------------
+  -- The server shuts down cleanly when asked.
+  client:stop()
+  check(wait_for(function()
+    return client:is_stopped()
+  end, 5000), 'the server exits after shutdown/exit')
+end
+
+local ok, err = xpcall(main, debug.traceback)
+if not ok then
+  check(false, 'the test ran to its end', err)
+end
+finish()

@@ -1,0 +1,133 @@
+// Checks a packaged .vsix: the manifest contributes what the extension promises, the
+// files it points at are inside, and the bundle loads (against a stub `vscode`).
+// Usage: node scripts/check-vsix.mjs boxls.vsix
+import { readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Minimal zip reader: name -> Buffer, from the central directory. */
+function readZip(buf) {
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65557); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error('not a zip file');
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const files = new Map();
+  for (let k = 0; k < count; k++) {
+    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory');
+    const method = buf.readUInt16LE(p + 10);
+    const csize = buf.readUInt32LE(p + 20);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const extraLen = buf.readUInt16LE(p + 30);
+    const commentLen = buf.readUInt16LE(p + 32);
+    const local = buf.readUInt32LE(p + 42);
+    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
+    const lNameLen = buf.readUInt16LE(local + 26);
+    const lExtraLen = buf.readUInt16LE(local + 28);
+    const data = buf.subarray(local + 30 + lNameLen + lExtraLen, local + 30 + lNameLen + lExtraLen + csize);
+    files.set(name, method === 0 ? Buffer.from(data) : method === 8 ? inflateRawSync(data) : null);
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return files;
+}
+
+const failures = [];
+const check = (ok, what) => {
+  if (!ok) failures.push(what);
+};
+
+const vsixPath = process.argv[2] ?? 'boxls.vsix';
+const zip = readZip(readFileSync(vsixPath));
+const file = (p) => zip.get('extension/' + p.replace(/^\.\//, ''));
+const pkg = JSON.parse(file('package.json').toString('utf8'));
+const c = pkg.contributes ?? {};
+
+// Engine and entry point.
+check(/^\^1\.(8[2-9]|9\d)\./.test(pkg.engines?.vscode ?? ''), `engines.vscode is ^1.82 or so (got ${pkg.engines?.vscode})`);
+check(pkg.main && file(pkg.main), `main ${pkg.main} is in the vsix`);
+check(!zip.has('extension/node_modules/') && ![...zip.keys()].some((k) => k.includes('node_modules/')), 'no node_modules in the vsix (bundled)');
+check(![...zip.keys()].some((k) => k.startsWith('extension/src/')), 'no TypeScript sources in the vsix');
+
+// Language and language configuration.
+const lang = (c.languages ?? []).find((l) => l.id === 'box');
+check(lang, 'language `box` is contributed');
+check(lang?.extensions?.includes('.box'), 'language `box` claims *.box');
+const langConf = lang?.configuration && file(lang.configuration);
+check(langConf, 'language configuration is in the vsix');
+if (langConf) {
+  check(JSON.parse(langConf.toString('utf8')).comments?.lineComment === ';', 'line comments are `;`');
+}
+
+// Grammar.
+const grammar = (c.grammars ?? []).find((g) => g.language === 'box');
+check(grammar?.scopeName === 'source.box', 'grammar source.box for language box');
+const grammarFile = grammar?.path && file(grammar.path);
+check(grammarFile, `grammar file ${grammar?.path} is in the vsix`);
+if (grammarFile) {
+  check(JSON.parse(grammarFile.toString('utf8')).scopeName === 'source.box', 'grammar file has scopeName source.box');
+}
+
+// Settings.
+const props = c.configuration?.properties ?? {};
+const expected = {
+  'boxls.path': ['string', ''],
+  'boxls.trace.server': ['string', 'off'],
+  'boxls.solve.maxCells': ['number', 4000000],
+  'boxls.solve.timeoutMs': ['number', 10000],
+  'boxls.inlayHints.enable': ['boolean', true],
+  'boxls.deadSquares.enable': ['boolean', true],
+};
+for (const [key, [type, def]] of Object.entries(expected)) {
+  check(props[key]?.type === type, `setting ${key} has type ${type}`);
+  check(props[key]?.default === def, `setting ${key} defaults to ${JSON.stringify(def)}`);
+}
+check(JSON.stringify(props['boxls.trace.server']?.enum) === '["off","messages","verbose"]', 'boxls.trace.server enum');
+
+// Command.
+check((c.commands ?? []).some((cmd) => cmd.command === 'boxls.restartServer'), 'command boxls.restartServer');
+
+// Semantic tokens: the server's legend must all be styled.
+const legend = ['rock', 'free', 'player', 'box', 'target', 'number', 'comment', 'walk', 'push'];
+const standard = new Set(['number', 'comment']);
+const types = new Set((c.semanticTokenTypes ?? []).map((t) => t.id));
+for (const t of legend.filter((t) => !standard.has(t))) check(types.has(t), `semantic token type ${t} is declared`);
+check((c.semanticTokenModifiers ?? []).some((m) => m.id === 'dead'), 'semantic token modifier dead is declared');
+const scopes = (c.semanticTokenScopes ?? []).find((s) => s.language === 'box')?.scopes ?? {};
+for (const t of legend) check(Array.isArray(scopes[t]) && scopes[t].length > 0, `semantic token ${t} is mapped to a scope`);
+check(Object.keys(scopes).some((k) => k.endsWith('.dead')), 'the dead modifier is mapped to a scope');
+
+// The bundle loads with only `vscode` external and exports activate/deactivate.
+const dir = mkdtempSync(join(tmpdir(), 'boxls-vsix-'));
+try {
+  const js = join(dir, 'extension.js');
+  writeFileSync(js, file(pkg.main));
+  const require = createRequire(import.meta.url);
+  const Module = require('node:module');
+  const orig = Module._load;
+  Module._load = function (request, ...rest) {
+    return request === 'vscode' ? new Proxy({}, { get: () => class Stub {} }) : orig.call(this, request, ...rest);
+  };
+  try {
+    const ext = require(js);
+    check(typeof ext.activate === 'function' && typeof ext.deactivate === 'function', 'bundle exports activate/deactivate');
+  } catch (e) {
+    failures.push(`bundle loads: ${e.message}`);
+  } finally {
+    Module._load = orig;
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (failures.length) {
+  console.error(`vsix check: ${failures.length} failure(s) in ${vsixPath}:\n  - ${failures.join('\n  - ')}`);
+  process.exit(1);
+}
+console.log(`vsix check: ${vsixPath} ok (${zip.size} files; language box, grammar source.box, ${Object.keys(props).length} settings, ${legend.length} token types + dead)`);
