@@ -122,9 +122,12 @@ mod tests {
 
     fn roundtrip(text: &str, encoding: Encoding) {
         let rope = Rope::from_str(text);
-        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
-            let pos = position(&rope, offset, encoding);
-            assert_eq!(offset(&rope, pos, encoding), offset, "{text:?} at {offset}");
+        for (at, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            if text[..at].ends_with('\r') && text[at..].starts_with('\n') {
+                continue; // Between \r and \n: not a position LSP can name.
+            }
+            let pos = position(&rope, at, encoding);
+            assert_eq!(offset(&rope, pos, encoding), at, "{text:?} at {at}");
         }
     }
 
