@@ -21,6 +21,8 @@ pub struct Client {
     next_id: i64,
     /// Notifications received and not yet consumed.
     pub notifications: VecDeque<Value>,
+    /// Every notification ever received, in order.
+    pub history: Vec<Value>,
     /// Every server→client request seen, in order.
     pub server_requests: Vec<Value>,
     /// What `workspace/configuration` answers.
@@ -40,6 +42,7 @@ impl Client {
             reader: BufReader::new(reader),
             next_id: 1,
             notifications: VecDeque::new(),
+            history: Vec::new(),
             server_requests: Vec::new(),
             configuration: json!({}),
             utf8: false,
@@ -129,6 +132,7 @@ impl Client {
             match (message.get("method"), message.get("id")) {
                 (Some(_), Some(_)) => self.answer(message).await,
                 (Some(_), None) => {
+                    self.history.push(message.clone());
                     self.notifications.push_back(message.clone());
                     return message;
                 }
@@ -191,6 +195,31 @@ impl Client {
         })
         .await["params"]["diagnostics"]
             .clone()
+    }
+
+    /// The final diagnostics of `version`: waits for its solves to settle, then for
+    /// the publication that follows them (the server publishes right after a solve
+    /// lands, so a short grace period is plenty).
+    pub async fn settled_diagnostics(&mut self, version: i64) -> Value {
+        self.settled_hints().await;
+        let grace = tokio::time::Instant::now() + Duration::from_millis(300);
+        while let Ok(message) = tokio::time::timeout_at(grace, self.receive()).await {
+            let _ = message;
+        }
+        let latest = self
+            .history
+            .iter()
+            .rev()
+            .find(|m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["version"] == json!(version)
+            })
+            .map(|m| m["params"]["diagnostics"].clone());
+        self.notifications.clear();
+        match latest {
+            Some(diagnostics) => diagnostics,
+            None => self.diagnostics_for(version).await,
+        }
     }
 
     pub async fn open(&mut self, text: &str, version: i64) {
