@@ -1,7 +1,7 @@
 //! Joins the parser and the solver: solver-based diagnostics (unsolvable, recorded
 //! solution checks) and the edit that writes a maze's solution line.
 
-use crate::maze::{parse, Code, Diagnostic, Fix, Grid, Maze, ParsedFile, TextEdit};
+use crate::maze::{parse, plural, Code, Diagnostic, Fix, Grid, Maze, ParsedFile, TextEdit};
 use crate::solver::{self, Outcome, Solution};
 
 /// A whole file with every maze solved: what `boxls check` reports.
@@ -120,10 +120,6 @@ fn check_recorded(
             optimum.path.clone(),
         )),
     )
-}
-
-pub fn plural(count: u64, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// The edit that writes `path` as `maze`'s solution line, replacing any recorded one.

@@ -17,8 +17,7 @@ use super::document::{Document, Documents};
 use super::position::{self, Encoding};
 use super::progress::Progress;
 use super::solves::{Limits, Lookup, Shared, SolveResult, Solves, Ticket};
-use crate::analysis::plural;
-use crate::maze::{Maze, ParsedFile};
+use crate::maze::{plural, Maze, ParsedFile};
 use crate::solver::Outcome;
 
 /// What the client said it can do, as far as the server cares.

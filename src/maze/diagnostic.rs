@@ -152,3 +152,8 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 }
+
+/// `1 push`, `2 pushes`: a count with its noun in the right number.
+pub fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}

@@ -8,7 +8,7 @@ mod diagnostic;
 mod lines;
 mod parse;
 
-pub use diagnostic::{Code, Diagnostic, Fix, Severity, TextEdit};
+pub use diagnostic::{plural, Code, Diagnostic, Fix, Severity, TextEdit};
 pub use lines::{line_spans, LineSpan};
 pub use parse::{parse, MazeParser, ParsedFile, MAX_CELLS};
 

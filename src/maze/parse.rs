@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::diagnostic::{Code, Diagnostic, Fix, TextEdit};
+use super::diagnostic::{plural, Code, Diagnostic, Fix, TextEdit};
 use super::lines::{line_spans, LineSpan};
 use super::{Grid, Maze, SolutionLine};
 
@@ -93,6 +93,8 @@ pub struct MazeParser<'a> {
     terminator: Option<Range<usize>>,
     after_terminator: Option<Range<usize>>,
     last_content: Option<Range<usize>>,
+    /// Diagnostics of stray lines, handed out with the next maze.
+    stray: Vec<Diagnostic>,
     exhausted: bool,
 }
 
@@ -100,20 +102,25 @@ impl<'a> MazeParser<'a> {
     pub fn new(text: &'a str) -> MazeParser<'a> {
         MazeParser {
             text,
-            lines: Box::new(line_spans(text, 0)),
+            // A byte order mark is not content.
+            lines: Box::new(line_spans(
+                text,
+                if text.starts_with('\u{feff}') { 3 } else { 0 },
+            )),
             state: State::ExpectHeader { pending: None },
             next_index: 1,
             terminator: None,
             after_terminator: None,
             last_content: None,
+            stray: Vec::new(),
             exhausted: false,
         }
     }
 
     /// The terminator's range and the diagnostics about it. Meaningful once the
     /// iterator is exhausted.
-    pub fn finish(self) -> (Option<Range<usize>>, Vec<Diagnostic>) {
-        let mut diagnostics = Vec::new();
+    pub fn finish(mut self) -> (Option<Range<usize>>, Vec<Diagnostic>) {
+        let mut diagnostics = std::mem::take(&mut self.stray);
         if let Some(range) = self.after_terminator.clone() {
             diagnostics.push(Diagnostic::new(
                 Code::AfterTerminator,
@@ -320,6 +327,13 @@ impl<'a> MazeParser<'a> {
     fn close(&mut self, state: State) -> Option<(Maze, Vec<Diagnostic>)> {
         match state {
             State::ExpectHeader { pending } => pending.map(|maze| finish_maze(self.text, maze)),
+            // A bad header with no rows under it is a stray line, not a maze: it
+            // keeps its diagnostic but takes no `Maze #k` number.
+            State::SkipRows { maze } if maze.rows.is_empty() => {
+                self.next_index -= 1;
+                self.stray.extend(maze.header_diagnostic);
+                None
+            }
             State::Rows { maze, .. } | State::SkipRows { maze } => {
                 Some(finish_maze(self.text, maze))
             }
@@ -333,17 +347,17 @@ impl Iterator for MazeParser<'_> {
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.exhausted {
-            match self.lines.next() {
-                Some(span) => {
-                    if let Some(done) = self.step(span) {
-                        return Some(done);
-                    }
-                }
+            let done = match self.lines.next() {
+                Some(span) => self.step(span),
                 None => {
                     self.exhausted = true;
                     let state = std::mem::replace(&mut self.state, State::AfterTerminator);
-                    return self.close(state);
+                    self.close(state)
                 }
+            };
+            if let Some((maze, mut diagnostics)) = done {
+                diagnostics.splice(0..0, self.stray.drain(..));
+                return Some((maze, diagnostics));
             }
         }
         None
@@ -364,7 +378,7 @@ fn finish_maze(text: &str, maze: Builder) -> (Maze, Vec<Diagnostic>) {
     let grid = maze.declared.and_then(|declared| {
         let before = diagnostics.len();
         check_shape(text, &maze, declared, &mut diagnostics);
-        let cells = check_cells(text, &maze, &mut diagnostics);
+        let cells = check_cells(text, &maze, maze.rows.len() < declared.0, &mut diagnostics);
         (diagnostics.len() == before)
             .then_some(cells)
             .flatten()
@@ -415,7 +429,8 @@ fn check_shape(
             Code::TooFewRows,
             row_token.clone(),
             format!(
-                "the header declares {rows} rows but the maze has {}",
+                "the header declares {} but the maze has {}",
+                plural(rows as u64, "row", "rows"),
                 maze.rows.len()
             ),
         );
@@ -429,7 +444,10 @@ fn check_shape(
         let mut d = Diagnostic::new(
             Code::TooManyRows,
             first.start..last.end,
-            format!("the header declares {rows} rows but the maze has {total}"),
+            format!(
+                "the header declares {} but the maze has {total}",
+                plural(rows as u64, "row", "rows")
+            ),
         );
         if let Some(length) = common_length {
             d = d.with_fix(set_header(total, length));
@@ -441,7 +459,10 @@ fn check_shape(
             let mut d = Diagnostic::new(
                 Code::RowLength,
                 (*range).clone(),
-                format!("this row has {length} cells; the header declares {cols}"),
+                format!(
+                    "this row has {}; the header declares {cols}",
+                    plural(length as u64, "cell", "cells")
+                ),
             );
             if let Some(common) = common_length {
                 d = d.with_fix(set_header(all_rows.len(), common));
@@ -454,35 +475,54 @@ fn check_shape(
 type Cells = (Vec<bool>, usize, usize, usize);
 
 /// Cell characters and the S/B/T counts; returns the cells when they are all valid.
-fn check_cells(text: &str, maze: &Builder, out: &mut Vec<Diagnostic>) -> Option<Cells> {
+fn check_cells(
+    text: &str,
+    maze: &Builder,
+    incomplete: bool,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Cells> {
     let mut walls = Vec::new();
     let mut found: [Vec<(usize, usize)>; 3] = Default::default();
+    // A lowercase `s`/`b`/`t` already has a bad-char fix; "missing S" would be noise.
+    let mut lowercase = [false; 3];
     let mut valid = true;
-    for row in maze.rows.iter().chain(&maze.extra_rows) {
-        let mut bad_run: Option<Range<usize>> = None;
+    for (i, row) in maze.rows.iter().chain(&maze.extra_rows).enumerate() {
+        // Extra rows may well be a maze whose header went missing: their S/B/T are not
+        // duplicates of this maze's.
+        let own_row = i < maze.rows.len();
+        let mut bad_run: Option<(Range<usize>, bool)> = None;
         for (offset, ch) in text[row.clone()].char_indices() {
             let at = row.start + offset;
-            let kind = match ch {
-                'S' => Some(0),
-                'B' => Some(1),
-                'T' => Some(2),
-                _ => None,
-            };
-            if let Some(kind) = kind {
-                found[kind].push((at, walls.len()));
+            if own_row {
+                if let Some(kind) = symbol_kind(ch) {
+                    found[kind].push((at, walls.len()));
+                }
+                if let Some(kind) =
+                    symbol_kind(ch.to_ascii_uppercase()).filter(|_| ch.is_ascii_lowercase())
+                {
+                    lowercase[kind] = true;
+                }
             }
             if matches!(ch, '#' | '.' | 'S' | 'B' | 'T') {
-                if let Some(run) = bad_run.take() {
+                if let Some((run, _)) = bad_run.take() {
                     out.push(bad_char(text, run));
                 }
             } else {
                 valid = false;
-                let run = bad_run.get_or_insert(at..at);
-                run.end = at + ch.len_utf8();
+                let fixable = fix_char(ch).is_some();
+                let end = at + ch.len_utf8();
+                match &mut bad_run {
+                    Some((run, same)) if *same == fixable => run.end = end,
+                    _ => {
+                        if let Some((run, _)) = bad_run.replace((at..end, fixable)) {
+                            out.push(bad_char(text, run));
+                        }
+                    }
+                }
             }
             walls.push(ch == '#');
         }
-        if let Some(run) = bad_run {
+        if let Some((run, _)) = bad_run {
             out.push(bad_char(text, run));
         }
     }
@@ -491,14 +531,19 @@ fn check_cells(text: &str, maze: &Builder, out: &mut Vec<Diagnostic>) -> Option<
         (Code::MissingBox, Code::DuplicateBox, 'B', "box"),
         (Code::MissingTarget, Code::DuplicateTarget, 'T', "target"),
     ];
-    for ((missing, duplicate, symbol, name), found) in names.iter().zip(&found) {
+    for (kind, ((missing, duplicate, symbol, name), found)) in names.iter().zip(&found).enumerate()
+    {
         if found.is_empty() {
             valid = false;
-            out.push(Diagnostic::new(
-                *missing,
-                maze.header.clone(),
-                format!("this maze has no {name} (`{symbol}`)"),
-            ));
+            // While rows are still missing (or typed in lower case) the symbol may
+            // simply not be there yet.
+            if !incomplete && !lowercase[kind] {
+                out.push(Diagnostic::new(
+                    *missing,
+                    maze.header.clone(),
+                    format!("this maze has no {name} (`{symbol}`)"),
+                ));
+            }
         }
         for &(at, _) in found.iter().skip(1) {
             valid = false;
@@ -510,6 +555,15 @@ fn check_cells(text: &str, maze: &Builder, out: &mut Vec<Diagnostic>) -> Option<
         }
     }
     valid.then(|| (walls, found[0][0].1, found[1][0].1, found[2][0].1))
+}
+
+fn symbol_kind(ch: char) -> Option<usize> {
+    match ch {
+        'S' => Some(0),
+        'B' => Some(1),
+        'T' => Some(2),
+        _ => None,
+    }
 }
 
 fn bad_char(text: &str, run: Range<usize>) -> Diagnostic {
@@ -604,7 +658,12 @@ fn solution_moves(comment: &str) -> Option<&str> {
 }
 
 fn looks_like_row(line: &str) -> bool {
-    !line.bytes().any(|b| b.is_ascii_digit()) && line.bytes().any(|b| b"#.SBTsbt".contains(&b))
+    // Mostly cells (or the typos bad-char fixes): "hello there" is not a row.
+    let cellish = line
+        .chars()
+        .filter(|ch| "#.SBTsbt-_ ".contains(*ch))
+        .count();
+    !line.bytes().any(|b| b.is_ascii_digit()) && cellish * 2 >= line.chars().count()
 }
 
 fn first_line_break(text: &str) -> &'static str {

@@ -111,12 +111,6 @@ fn solve_on_a_broken_file_prints_diagnostics_on_stderr_only() {
         3 │ SB..x.T
           │     ^
 
-        error[missing-player]: this maze has no player (`S`)
-          ┌─ tests/fixtures/cli/broken.box:4:1
-          │
-        4 │ 2 5
-          │ ^^^
-
         error[bad-char]: `s` is not a cell: use `#` `.` `S` `B` `T`
           ┌─ tests/fixtures/cli/broken.box:5:2
           │
@@ -181,12 +175,6 @@ fn check_reports_every_diagnostic_of_a_broken_file() {
         3 │ SB..x.T
           │     ^
 
-        error[missing-player]: this maze has no player (`S`)
-          ┌─ tests/fixtures/cli/broken.box:4:1
-          │
-        4 │ 2 5
-          │ ^^^
-
         error[bad-char]: `s` is not a cell: use `#` `.` `S` `B` `T`
           ┌─ tests/fixtures/cli/broken.box:5:2
           │
@@ -211,7 +199,7 @@ fn check_reports_every_diagnostic_of_a_broken_file() {
            │
            = help: Replace with the optimal solution
 
-        3 errors, 2 warnings in 1 file
+        2 errors, 2 warnings in 1 file
     "#]].assert_eq(&run.stdout);
 }
 
