@@ -1,0 +1,112 @@
+//! Editor latency: the real server in-process, a file of 1,000 generated 20×20 mazes,
+//! then 200 one-cell edits to one maze. Prints the time from `didChange` to the
+//! matching `publishDiagnostics` (structural, then with the solve), median and 99th
+//! percentile, and the time for the initial open.
+//!
+//! ```sh
+//! cargo bench --bench lsp
+//! ```
+
+#[allow(dead_code)]
+#[path = "../tests/it/lsp/client.rs"]
+mod client;
+#[allow(dead_code)]
+#[path = "../tests/it/generate.rs"]
+mod generate;
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use client::{Client, URI};
+use generate::Rng;
+
+const MAZES: usize = 1_000;
+const EDITS: usize = 200;
+const EDITED_MAZE: usize = 500;
+const SEED: u64 = 0x15_0001;
+
+fn main() {
+    if !std::env::args().any(|arg| arg == "--bench") {
+        println!("lsp bench: skipped (run it with `cargo bench --bench lsp`)");
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    runtime.block_on(run());
+}
+
+async fn run() {
+    let mut rng = Rng::new(SEED);
+    let grids: Vec<_> = (0..MAZES)
+        .map(|_| generate::mixed(&mut rng, (20, 20)))
+        .collect();
+    let text = generate::render_file(&grids);
+    let (mut client, _) = Client::initialized(false).await;
+
+    let opened = Instant::now();
+    client.open(&text, 1).await;
+    client.diagnostics_for(1).await;
+    let structural_open = opened.elapsed();
+    client.diagnostics_for(1).await;
+    let solved_open = opened.elapsed();
+
+    // Row 1 of the edited maze's rows starts after its header line: each maze takes
+    // 21 lines (header + 20 rows).
+    let first_row_line = EDITED_MAZE * 21 + 1;
+    let cells = editable_cells(&grids[EDITED_MAZE]);
+    let mut current: Vec<char> = grids[EDITED_MAZE].to_rows().concat().chars().collect();
+    let (mut structural, mut solved) = (Vec::new(), Vec::new());
+    for (i, &cell) in cells.iter().take(EDITS).enumerate() {
+        let version = i as i64 + 2;
+        current[cell] = if current[cell] == '#' { '.' } else { '#' };
+        let (row, col) = (cell / 20, cell % 20);
+        let line = (first_row_line + row) as u32;
+        let sent = Instant::now();
+        client
+            .notify(
+                "textDocument/didChange",
+                json!({
+                    "textDocument": { "uri": URI, "version": version },
+                    "contentChanges": [{
+                        "range": { "start": { "line": line, "character": col }, "end": { "line": line, "character": col + 1 } },
+                        "text": current[cell].to_string()
+                    }]
+                }),
+            )
+            .await;
+        client.diagnostics_for(version).await;
+        structural.push(sent.elapsed());
+        client.diagnostics_for(version).await;
+        solved.push(sent.elapsed());
+    }
+    println!(
+        "{MAZES} mazes of 20×20 ({} bytes), {EDITS} one-cell edits to maze #{}",
+        text.len(),
+        EDITED_MAZE + 1
+    );
+    println!("open → structural diagnostics   {structural_open:>10.1?}");
+    println!("open → all mazes solved         {solved_open:>10.1?}");
+    report("didChange → structural diagnostics", &mut structural);
+    report("didChange → diagnostics with solve", &mut solved);
+}
+
+/// Distinct cells that are neither S, B nor T: toggling each once gives a new maze
+/// content every time, so no edit is answered from the cache.
+fn editable_cells(grid: &boxls::maze::Grid) -> Vec<usize> {
+    (0..grid.cell_count())
+        .filter(|&c| c != grid.player && c != grid.boxed && c != grid.target)
+        .collect()
+}
+
+fn report(what: &str, times: &mut [Duration]) {
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
+    println!(
+        "{what:<34} median {:>9.2?}  p99 {:>9.2?}",
+        at(0.5),
+        at(0.99)
+    );
+}
