@@ -298,3 +298,136 @@ async fn insert_optimal_solution_then_insert_all() {
         ]
     );
 }
+
+#[tokio::test]
+async fn configuration_limits_give_too_large_and_changes_apply() {
+    let mut client = Client::start(boxls::lsp::Options::default());
+    client.configuration = json!({ "solve": { "maxCells": 10 } });
+    client.initialize(false).await;
+    client.open(SAMPLE, 1).await;
+    let diagnostics = client.settled_diagnostics(1).await;
+    expect![[r#"
+        unsolvable@2:0-2:3 this maze is unsolvable: no push can ever move the box onto the target
+        too-large@4:0-4:4 not solved: 77 cells is over the configured limit of 10 (boxls.solve.maxCells)
+        too-large@12:0-12:3 not solved: 32 cells is over the configured limit of 10 (boxls.solve.maxCells)"#]]
+    .assert_eq(&summarize(&diagnostics));
+    let hints = client.settled_hints().await;
+    assert_eq!(hints[2]["label"], "not solved: too large");
+
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": { "boxls": { "inlayHints": { "enable": false } } } }),
+        )
+        .await;
+    let diagnostics = client.diagnostics_for(1).await;
+    assert!(
+        !summarize(&diagnostics).contains("too-large"),
+        "{}",
+        summarize(&diagnostics)
+    );
+    assert_eq!(client.settled_hints().await, json!([]));
+}
+
+#[tokio::test]
+async fn close_clears_diagnostics_and_unknown_documents_answer_empty() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(BROKEN, 1).await;
+    assert_ne!(client.diagnostics_for(1).await, json!([]));
+    client
+        .notify("textDocument/didClose", json!({ "textDocument": doc() }))
+        .await;
+    let closed = client
+        .wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["diagnostics"] == json!([])
+        })
+        .await;
+    assert_eq!(closed["params"]["version"], json!(null));
+    for (method, params) in [
+        (
+            "textDocument/inlayHint",
+            json!({ "textDocument": doc(), "range": range((0, 0), (9, 0)) }),
+        ),
+        (
+            "textDocument/hover",
+            json!({ "textDocument": doc(), "position": { "line": 0, "character": 0 } }),
+        ),
+        (
+            "textDocument/documentSymbol",
+            json!({ "textDocument": doc() }),
+        ),
+        (
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": doc() }),
+        ),
+        ("textDocument/codeLens", json!({ "textDocument": doc() })),
+        (
+            "textDocument/foldingRange",
+            json!({ "textDocument": doc() }),
+        ),
+        (
+            "textDocument/codeAction",
+            json!({ "textDocument": doc(), "range": range((0, 0), (0, 0)), "context": { "diagnostics": [] } }),
+        ),
+    ] {
+        assert_eq!(
+            client.request(method, params).await,
+            json!(null),
+            "{method}"
+        );
+    }
+    // Out-of-range positions clamp instead of failing.
+    client.open(SAMPLE, 2).await;
+    let far = client
+        .request("textDocument/codeAction", json!({ "textDocument": doc(), "range": range((900, 900), (999, 0)), "context": { "diagnostics": [] } }))
+        .await;
+    assert!(far.is_array());
+}
+
+#[tokio::test]
+async fn code_lens_command_applies_the_solution_through_the_client() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(SAMPLE, 1).await;
+    client.settled_hints().await;
+    let lenses = client
+        .request("textDocument/codeLens", json!({ "textDocument": doc() }))
+        .await;
+    let titles: Vec<&str> = lenses
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|l| l["command"]["title"].as_str())
+        .collect();
+    expect![[r#"["5 pushes · 5 moves — insert solution", "unsolvable", "6 pushes · 28 moves — insert solution", "3 pushes · 19 moves — insert solution"]"#]]
+        .assert_eq(&format!("{titles:?}"));
+    let command = lenses[3]["command"].clone();
+    client
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": command["command"], "arguments": command["arguments"] }),
+        )
+        .await;
+    let applied = client
+        .server_requests
+        .iter()
+        .find(|r| r["method"] == "workspace/applyEdit")
+        .cloned()
+        .expect("the server asked the client to apply an edit");
+    let edits = applied["params"]["edit"]["changes"][URI]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let text = apply_edits(SAMPLE, &edits, false);
+    assert!(
+        text.ends_with("###T\n; solution: swwwnnnnnneeesssSSS\n0 0\n"),
+        "{text}"
+    );
+    let unknown = client
+        .request_raw(
+            "workspace/executeCommand",
+            json!({ "command": "rm -rf", "arguments": [] }),
+        )
+        .await;
+    assert!(unknown.get("error").is_some(), "{unknown}");
+}
