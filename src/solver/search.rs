@@ -176,40 +176,34 @@ impl<'a> Search<'a> {
     fn walk_around(&mut self, entry: State, moves: u32, layer: &mut Vec<State>) {
         let board = self.board;
         let (cell, side) = (entry / 4, entry % 4);
-        let mut targets = [usize::MAX; 4];
-        let mut any = false;
-        for (other, target) in targets.iter_mut().enumerate() {
+        let mut distances: [Option<u32>; 4] = [None; 4];
+        let mut searched: Vec<usize> = Vec::new();
+        for (other, distance) in distances.iter_mut().enumerate() {
             let around = board.step(cell, other);
-            if other != side
-                && board.is_free(around)
-                && !self.is_final(state(cell, other))
-                && self.blocks.connected_around(cell, side, other)
+            if other == side
+                || !board.is_free(around)
+                || self.is_final(state(cell, other))
+                || !self.blocks.connected_around(cell, side, other)
             {
-                *target = around;
-                any = true;
-            }
-        }
-        if !any {
-            return;
-        }
-        let present: Vec<usize> = targets
-            .iter()
-            .copied()
-            .filter(|&t| t != usize::MAX)
-            .collect();
-        self.walker
-            .search(board, board.step(cell, side), cell, &present);
-        for (other, &target) in targets.iter().enumerate() {
-            if target == usize::MAX {
                 continue;
             }
-            if let Some(dist) = self.walker.distance(target) {
-                self.relax(
-                    state(cell, other),
-                    moves.saturating_add(dist),
-                    side as u8,
-                    layer,
-                );
+            *distance = local_detour(board, cell, side, other);
+            if distance.is_none() {
+                searched.push(around);
+            }
+        }
+        if !searched.is_empty() {
+            self.walker.search(board, board.step(cell, side), cell, &searched);
+            for (other, distance) in distances.iter_mut().enumerate() {
+                let around = board.step(cell, other);
+                if distance.is_none() && searched.contains(&around) {
+                    *distance = self.walker.distance(around);
+                }
+            }
+        }
+        for (other, distance) in distances.into_iter().enumerate() {
+            if let Some(distance) = distance {
+                self.relax(state(cell, other), moves.saturating_add(distance), side as u8, layer);
             }
         }
     }
@@ -254,6 +248,27 @@ impl<'a> Search<'a> {
         let bytes: Vec<u8> = pieces.into_iter().rev().flatten().collect();
         String::from_utf8(bytes).unwrap_or_default()
     }
+}
+
+/// The walk from side `from` to side `to` of the box at `cell` when it is as short as
+/// any walk can be: 2 round a free corner, or 4 round one free side of the box. Grid
+/// walks between two sides have even length and a path of 2 between opposite sides
+/// would cross the box, so these are exact; `None` means "search".
+fn local_detour(board: &Board, cell: usize, from: usize, to: usize) -> Option<u32> {
+    let start = board.step(cell, from);
+    if to != opposite(from) {
+        return board.is_free(board.step(start, to)).then_some(2);
+    }
+    let end = board.step(cell, to);
+    let across = if from < 2 { [2, 3] } else { [0, 1] };
+    across
+        .into_iter()
+        .any(|dir| {
+            board.is_free(board.step(start, dir))
+                && board.is_free(board.step(cell, dir))
+                && board.is_free(board.step(end, dir))
+        })
+        .then_some(4)
 }
 
 /// The four sides of `cell` as (direction, neighbour), with `usize::MAX` for rock.
