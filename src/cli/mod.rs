@@ -11,7 +11,7 @@ use codespan_reporting::term::termcolor::{ColorChoice, StandardStream, WriteColo
 
 use crate::analysis::check_text;
 use crate::maze::{Diagnostic, MazeParser, Severity};
-use crate::solver::{self, Outcome};
+use crate::solver;
 use render::SourceFile;
 
 #[derive(Parser)]
@@ -140,9 +140,9 @@ fn solve(path: Option<PathBuf>) -> Result<ExitCode, Failure> {
     for (maze, _) in MazeParser::new(&text) {
         let Some(grid) = maze.grid else { continue };
         writeln!(out, "Maze #{}", maze.index)?;
-        match solver::solve(&grid) {
-            Outcome::Solved(solution) => writeln!(out, "{}", solution.path)?,
-            Outcome::Unsolvable(_) => writeln!(out, "Impossible.")?,
+        match solver::solve_path(&grid) {
+            Some(solution) => writeln!(out, "{}", solution.path)?,
+            None => writeln!(out, "Impossible.")?,
         }
         writeln!(out)?;
     }

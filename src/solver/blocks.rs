@@ -5,7 +5,10 @@
 //! exactly when the edges `v-a` and `v-c` lie in the same biconnected block. That
 //! answers "can the player get around the box" in O(1) without searching.
 
+use std::sync::atomic::AtomicBool;
+
 use super::board::{opposite, Board};
+use super::{poll, Cancelled};
 
 const UNVISITED: u32 = u32::MAX;
 const NO_PARENT: u8 = 4;
@@ -18,18 +21,16 @@ pub struct Blocks {
 }
 
 impl Blocks {
-    pub fn new(board: &Board) -> Blocks {
-        let dfs = Dfs::run(board);
-        let labels = (0..board.len())
-            .map(|cell| {
-                if board.is_free(cell) {
-                    dfs.labels(board, cell)
-                } else {
-                    0
-                }
-            })
-            .collect();
-        Blocks { labels }
+    pub fn new(board: &Board, cancel: &AtomicBool) -> Result<Blocks, Cancelled> {
+        let dfs = Dfs::run(board, cancel)?;
+        let mut labels = vec![0; board.len()];
+        for (cell, label) in labels.iter_mut().enumerate() {
+            poll(cancel, cell)?;
+            if board.is_free(cell) {
+                *label = dfs.labels(board, cell);
+            }
+        }
+        Ok(Blocks { labels })
     }
 
     /// Whether the player can walk from the side `a` of `cell` to its side `b` without
@@ -52,7 +53,7 @@ struct Dfs {
 }
 
 impl Dfs {
-    fn run(board: &Board) -> Dfs {
+    fn run(board: &Board, cancel: &AtomicBool) -> Result<Dfs, Cancelled> {
         let n = board.len();
         let mut dfs = Dfs {
             disc: vec![UNVISITED; n],
@@ -63,6 +64,7 @@ impl Dfs {
         let mut time = 0u32;
         let mut stack: Vec<(usize, usize)> = Vec::new();
         for root in 0..n {
+            poll(cancel, root)?;
             if !board.is_free(root) || dfs.disc[root] != UNVISITED {
                 continue;
             }
@@ -85,6 +87,7 @@ impl Dfs {
                     }
                 } else {
                     stack.pop();
+                    poll(cancel, v)?;
                     dfs.last[v] = time - 1;
                     if let Some(&(parent, _)) = stack.last() {
                         dfs.low[parent] = dfs.low[parent].min(dfs.low[v]);
@@ -92,7 +95,7 @@ impl Dfs {
                 }
             }
         }
-        dfs
+        Ok(dfs)
     }
 
     fn discover(&mut self, cell: usize, time: &mut u32) {

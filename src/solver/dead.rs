@@ -4,11 +4,18 @@
 //! A backward search over (box cell, player side) states from the target, exact because
 //! the player's moves around the box are answered by the biconnected blocks.
 
+use std::sync::atomic::AtomicBool;
+
 use super::blocks::Blocks;
 use super::board::Board;
+use super::{poll, Cancelled};
 
 /// `live[cell]` for every board cell: some state with the box there reaches the target.
-pub fn live_cells(board: &Board, blocks: &Blocks) -> Vec<bool> {
+pub fn live_cells(
+    board: &Board,
+    blocks: &Blocks,
+    cancel: &AtomicBool,
+) -> Result<Vec<bool>, Cancelled> {
     let mut seen = vec![false; board.len() * 4];
     let mut live = vec![false; board.len()];
     let mut queue: Vec<usize> = Vec::new();
@@ -20,7 +27,10 @@ pub fn live_cells(board: &Board, blocks: &Blocks) -> Vec<bool> {
             queue.push(target * 4 + side);
         }
     }
+    let mut popped = 0usize;
     while let Some(s) = queue.pop() {
+        popped += 1;
+        poll(cancel, popped)?;
         let (cell, side) = (s / 4, s % 4);
         live[cell] = true;
         let mut reach = |s: usize| {
@@ -43,5 +53,5 @@ pub fn live_cells(board: &Board, blocks: &Blocks) -> Vec<bool> {
             reach(from * 4 + side);
         }
     }
-    live
+    Ok(live)
 }

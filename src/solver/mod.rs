@@ -62,6 +62,18 @@ pub enum Outcome {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cancelled;
 
+/// How often the long loops look at the cancellation flag (a few milliseconds of work).
+const CHECK_EVERY: usize = 1 << 14;
+
+/// Checks `cancel` on every [`CHECK_EVERY`]th call, cheaply.
+fn poll(cancel: &AtomicBool, counter: usize) -> Result<(), Cancelled> {
+    if counter % CHECK_EVERY == 0 && cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        Err(Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
 /// Everything the editor wants to know about one maze.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
@@ -79,53 +91,69 @@ pub fn solve(grid: &Grid) -> Outcome {
     }
 }
 
+/// The optimal solution, or `None` when there is none, without working out why: all
+/// that `boxls solve` prints.
+pub fn solve_path(grid: &Grid) -> Option<Solution> {
+    let never = AtomicBool::new(false);
+    let board = Board::new(grid);
+    let mut search = Search::new(&board, &never).ok()?;
+    match search.run().ok()? {
+        Ending::Found(found) => Some(search.solution(&found)),
+        Ending::BoxUnreachable | Ending::Exhausted => None,
+    }
+}
+
 /// Solves a maze, giving up with [`Cancelled`] soon after `cancel` becomes true.
 pub fn solve_cancellable(grid: &Grid, cancel: &AtomicBool) -> Result<Outcome, Cancelled> {
     let board = Board::new(grid);
-    let blocks = Blocks::new(&board);
-    solve_on(&board, &blocks, cancel)
+    Ok(solve_on(&board, cancel)?.0)
 }
 
 /// Solves a maze and computes its dead squares, sharing the work both need.
 pub fn analyze(grid: &Grid, cancel: &AtomicBool) -> Result<Analysis, Cancelled> {
     let board = Board::new(grid);
-    let blocks = Blocks::new(&board);
-    let outcome = solve_on(&board, &blocks, cancel)?;
-    let live = dead::live_cells(&board, &blocks);
+    let (outcome, blocks) = solve_on(&board, cancel)?;
+    let blocks = match blocks {
+        Some(blocks) => blocks,
+        None => Blocks::new(&board, cancel)?,
+    };
+    let live = dead::live_cells(&board, &blocks, cancel)?;
     let dead = (0..grid.cell_count())
         .map(|cell| !grid.walls[cell] && !live[board.padded(cell)])
         .collect();
     Ok(Analysis { outcome, dead })
 }
 
-fn solve_on(board: &Board, blocks: &Blocks, cancel: &AtomicBool) -> Result<Outcome, Cancelled> {
-    let mut search = Search::new(board, blocks, cancel);
-    match search.run()? {
-        Ending::Found(found) => Ok(Outcome::Solved(Solution {
-            pushes: found.pushes,
-            moves: found.moves,
-            path: search.path(&found),
-        })),
-        Ending::BoxUnreachable => Ok(Outcome::Unsolvable(Reason::PlayerCannotReachBox)),
+/// The outcome, and the blocks if the search needed them.
+fn solve_on(board: &Board, cancel: &AtomicBool) -> Result<(Outcome, Option<Blocks>), Cancelled> {
+    let mut search = Search::new(board, cancel)?;
+    let outcome = match search.run()? {
+        Ending::Found(found) => Outcome::Solved(search.solution(&found)),
+        Ending::BoxUnreachable => Outcome::Unsolvable(Reason::PlayerCannotReachBox),
         Ending::Exhausted => {
-            drop(search);
-            Ok(Outcome::Unsolvable(explain(board, blocks)))
+            let blocks = match search.into_blocks() {
+                Some(blocks) => blocks,
+                None => Blocks::new(board, cancel)?,
+            };
+            let reason = explain(board, &blocks, cancel)?;
+            return Ok((Outcome::Unsolvable(reason), Some(blocks)));
         }
-    }
+    };
+    Ok((outcome, search.into_blocks()))
 }
 
 /// Why a maze whose search was exhausted has no solution.
-fn explain(board: &Board, blocks: &Blocks) -> Reason {
+fn explain(board: &Board, blocks: &Blocks, cancel: &AtomicBool) -> Result<Reason, Cancelled> {
     let target = board.target;
     let enterable = (0..4).any(|side| {
         let from = board.step(target, side);
         board.is_free(from) && board.is_free(board.step(from, side))
     });
     if !enterable {
-        return Reason::TargetUnreachable;
+        return Ok(Reason::TargetUnreachable);
     }
-    if !dead::live_cells(board, blocks)[board.boxed] {
-        return Reason::BoxOnDeadSquare;
+    if !dead::live_cells(board, blocks, cancel)?[board.boxed] {
+        return Ok(Reason::BoxOnDeadSquare);
     }
-    Reason::PlayerWrongSide
+    Ok(Reason::PlayerWrongSide)
 }

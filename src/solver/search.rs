@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::blocks::Blocks;
 use super::board::{opposite, Board, PUSH_LETTERS};
 use super::walk::Walker;
-use super::Cancelled;
+use super::{poll, Cancelled, Solution};
 
 const UNREACHED: u32 = u32::MAX;
 /// Parent marker of layer-0 states: reached by walking from the player's start.
@@ -36,9 +36,15 @@ pub struct Found {
     last: State,
 }
 
+/// Cells a walk round the box may visit before the biconnected blocks are consulted.
+const NEAR: usize = 128;
+/// Boards at least this large compute their blocks up front.
+const EAGER_BLOCKS: usize = 1 << 16;
+
 pub struct Search<'a> {
     board: &'a Board,
-    blocks: &'a Blocks,
+    /// Computed on first need: most mazes never need them.
+    blocks: Option<Blocks>,
     cancel: &'a AtomicBool,
     pub walker: Walker,
     moves: Vec<u32>,
@@ -57,9 +63,16 @@ pub enum Ending {
 }
 
 impl<'a> Search<'a> {
-    pub fn new(board: &'a Board, blocks: &'a Blocks, cancel: &'a AtomicBool) -> Search<'a> {
+    pub fn new(board: &'a Board, cancel: &'a AtomicBool) -> Result<Search<'a>, Cancelled> {
+        // Large mazes will need the blocks; computing them before the state arrays
+        // exist keeps the peak memory down (their depth-first search is transient).
+        let blocks = if board.len() >= EAGER_BLOCKS {
+            Some(Blocks::new(board, cancel)?)
+        } else {
+            None
+        };
         let states = board.len() * 4;
-        Search {
+        Ok(Search {
             board,
             blocks,
             cancel,
@@ -67,7 +80,7 @@ impl<'a> Search<'a> {
             moves: vec![UNREACHED; states],
             parent: vec![FROM_START; states],
             finalized: vec![0; states.div_ceil(64)],
-        }
+        })
     }
 
     pub fn run(&mut self) -> Result<Ending, Cancelled> {
@@ -82,7 +95,9 @@ impl<'a> Search<'a> {
                 self.finalized[s / 64] |= 1 << (s % 64);
             }
             pushes += 1;
-            let (entries, found) = self.push_all(&layer);
+            let (mut entries, found) = self.push_all(&layer);
+            // In memory order: neighbouring states share cache lines.
+            entries.sort_unstable_by_key(|&(s, _)| s);
             if let Some((last, moves)) = found {
                 return Ok(Ending::Found(Found {
                     pushes,
@@ -117,7 +132,7 @@ impl<'a> Search<'a> {
             .filter(|&c| c != usize::MAX)
             .collect();
         self.walker
-            .search(board, board.player, board.boxed, &targets);
+            .search(board, board.player, board.boxed, &targets, usize::MAX);
         let mut layer = Vec::new();
         for (side, cell) in sides {
             if cell == usize::MAX {
@@ -165,47 +180,83 @@ impl<'a> Search<'a> {
             self.relax(s, moves, (s % 4) as u8, &mut layer);
         }
         for (done, &(s, moves)) in entries.iter().enumerate() {
-            if done % 4096 == 4095 {
-                self.check_cancel()?;
-            }
-            self.walk_around(s, moves, &mut layer);
+            poll(self.cancel, done)?;
+            self.walk_around(s, moves, &mut layer)?;
         }
         Ok(layer)
     }
 
-    fn walk_around(&mut self, entry: State, moves: u32, layer: &mut Vec<State>) {
+    /// The biconnected blocks, computed the first time they are needed.
+    fn blocks(&mut self) -> Result<&Blocks, Cancelled> {
+        match &mut self.blocks {
+            Some(blocks) => Ok(blocks),
+            slot @ None => Ok(slot.insert(Blocks::new(self.board, self.cancel)?)),
+        }
+    }
+
+    pub fn into_blocks(self) -> Option<Blocks> {
+        self.blocks
+    }
+
+    /// Relaxes the other sides of an entry's box cell: O(1) detours first, then a walk
+    /// of at most [`NEAR`] cells, then the blocks decide whether a long walk can succeed.
+    fn walk_around(
+        &mut self,
+        entry: State,
+        moves: u32,
+        layer: &mut Vec<State>,
+    ) -> Result<(), Cancelled> {
         let board = self.board;
         let (cell, side) = (entry / 4, entry % 4);
+        let start = board.step(cell, side);
         let mut distances: [Option<u32>; 4] = [None; 4];
-        let mut searched: Vec<usize> = Vec::new();
+        let mut far: Vec<usize> = Vec::new();
         for (other, distance) in distances.iter_mut().enumerate() {
-            let around = board.step(cell, other);
             if other == side
-                || !board.is_free(around)
+                || !board.is_free(board.step(cell, other))
                 || self.is_final(state(cell, other))
-                || !self.blocks.connected_around(cell, side, other)
             {
                 continue;
             }
             *distance = local_detour(board, cell, side, other);
             if distance.is_none() {
-                searched.push(around);
+                far.push(other);
             }
         }
-        if !searched.is_empty() {
-            self.walker.search(board, board.step(cell, side), cell, &searched);
-            for (other, distance) in distances.iter_mut().enumerate() {
-                let around = board.step(cell, other);
-                if distance.is_none() && searched.contains(&around) {
-                    *distance = self.walker.distance(around);
+        if !far.is_empty() {
+            let targets: Vec<usize> = far.iter().map(|&other| board.step(cell, other)).collect();
+            if !self.walker.search(board, start, cell, &targets, NEAR) {
+                let unreached: Vec<usize> = far
+                    .iter()
+                    .copied()
+                    .filter(|&other| self.walker.distance(board.step(cell, other)).is_none())
+                    .collect();
+                let blocks = self.blocks()?;
+                let reachable: Vec<usize> = unreached
+                    .into_iter()
+                    .filter(|&other| blocks.connected_around(cell, side, other))
+                    .map(|other| board.step(cell, other))
+                    .collect();
+                if !reachable.is_empty() {
+                    self.walker
+                        .search(board, start, cell, &reachable, usize::MAX);
                 }
+            }
+            for &other in &far {
+                distances[other] = self.walker.distance(board.step(cell, other));
             }
         }
         for (other, distance) in distances.into_iter().enumerate() {
             if let Some(distance) = distance {
-                self.relax(state(cell, other), moves.saturating_add(distance), side as u8, layer);
+                self.relax(
+                    state(cell, other),
+                    moves.saturating_add(distance),
+                    side as u8,
+                    layer,
+                );
             }
         }
+        Ok(())
     }
 
     fn relax(&mut self, s: State, moves: u32, parent: u8, layer: &mut Vec<State>) {
@@ -221,8 +272,17 @@ impl<'a> Search<'a> {
         self.parent[s] = parent;
     }
 
+    /// The solution a search found: counts and move string.
+    pub fn solution(&mut self, found: &Found) -> Solution {
+        Solution {
+            pushes: found.pushes,
+            moves: found.moves,
+            path: self.path(found),
+        }
+    }
+
     /// The move string of a found solution.
-    pub fn path(&mut self, found: &Found) -> String {
+    fn path(&mut self, found: &Found) -> String {
         let board = self.board;
         let mut pieces: Vec<Vec<u8>> = vec![vec![PUSH_LETTERS[opposite(found.last % 4)]]];
         let mut s = found.last;

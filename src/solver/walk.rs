@@ -1,9 +1,8 @@
 //! Breadth-first walks of the player with the box as an obstacle.
 //!
 //! Visited marks are generation stamps, so starting a new walk costs O(1) instead of
-//! clearing an array the size of the maze; walks stop as soon as their targets are found.
-
-use std::collections::VecDeque;
+//! clearing an array the size of the maze; walks stop as soon as their targets are found
+//! (or, for bounded walks, after a given number of cells).
 
 use super::board::{opposite, Board, WALK_LETTERS};
 
@@ -11,7 +10,8 @@ pub struct Walker {
     stamp: Vec<u32>,
     dist: Vec<u32>,
     generation: u32,
-    queue: VecDeque<usize>,
+    /// Every cell a walk visits, in order; `head` is the next to expand.
+    queue: Vec<u32>,
 }
 
 impl Walker {
@@ -20,14 +20,22 @@ impl Walker {
             stamp: vec![0; cells],
             dist: vec![0; cells],
             generation: 0,
-            queue: VecDeque::new(),
+            queue: Vec::new(),
         }
     }
 
     /// Breadth-first search from `from` avoiding rock and `obstacle`, stopping once every
-    /// cell in `targets` is reached (or everything reachable is exhausted).
-    /// Afterwards [`Walker::distance`] answers for visited cells.
-    pub fn search(&mut self, board: &Board, from: usize, obstacle: usize, targets: &[usize]) {
+    /// cell in `targets` is reached, everything reachable is exhausted, or `limit` cells
+    /// were visited. Returns whether every target was reached; afterwards
+    /// [`Walker::distance`] answers (exactly) for visited cells.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        from: usize,
+        obstacle: usize,
+        targets: &[usize],
+        limit: usize,
+    ) -> bool {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.fill(0);
@@ -36,10 +44,10 @@ impl Walker {
         self.queue.clear();
         self.visit(from, 0);
         let mut remaining = targets.iter().filter(|&&t| t != from).count();
-        while let Some(cell) = self.queue.pop_front() {
-            if remaining == 0 {
-                break;
-            }
+        let mut head = 0;
+        while remaining > 0 && head < self.queue.len() && self.queue.len() < limit {
+            let cell = self.queue[head] as usize;
+            head += 1;
             let next = self.dist[cell] + 1;
             for dir in 0..4 {
                 let n = board.step(cell, dir);
@@ -51,12 +59,13 @@ impl Walker {
                 }
             }
         }
+        remaining == 0
     }
 
     fn visit(&mut self, cell: usize, dist: u32) {
         self.stamp[cell] = self.generation;
         self.dist[cell] = dist;
-        self.queue.push_back(cell);
+        self.queue.push(cell as u32);
     }
 
     /// Distance found by the last search, if `cell` was reached.
@@ -73,7 +82,7 @@ impl Walker {
         to: usize,
         obstacle: usize,
     ) -> Option<Vec<u8>> {
-        self.search(board, from, obstacle, &[to]);
+        self.search(board, from, obstacle, &[to], usize::MAX);
         let mut at = to;
         let mut left = self.distance(to)?;
         let mut letters = Vec::with_capacity(left as usize);
