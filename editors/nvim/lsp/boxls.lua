@@ -7,6 +7,13 @@ return {
   filetypes = { 'box' },
   -- Mazes are standalone files: without a marker the server runs in single-file mode.
   root_markers = { '.git' },
+  -- The server reads `settings.boxls` from initializationOptions at startup (so the first
+  -- solves already use it), then through `workspace/configuration`.
+  before_init = function(params, config)
+    if params.initializationOptions == nil then
+      params.initializationOptions = vim.tbl_get(config, 'settings', 'boxls')
+    end
+  end,
   -- Answered to the server's `workspace/configuration` requests (section `boxls`).
   settings = {
     boxls = {

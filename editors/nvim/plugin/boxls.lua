@@ -34,7 +34,9 @@ local links = {
   ['@lsp.type.comment.box'] = '@comment',
   ['@lsp.type.walk.box'] = '@function',
   ['@lsp.type.push.box'] = '@keyword.return',
-  ['@lsp.mod.dead.box'] = 'DiagnosticUnnecessary',
+  -- Dead squares (the player's start can be one too; it keeps its own colour).
+  ['@lsp.typemod.free.dead.box'] = 'DiagnosticUnnecessary',
+  ['@lsp.typemod.box.dead.box'] = 'DiagnosticUnnecessary',
 }
 local function set_highlights()
   for from, to in pairs(links) do

@@ -102,6 +102,24 @@ check((c.semanticTokenModifiers ?? []).some((m) => m.id === 'dead'), 'semantic t
 const scopes = (c.semanticTokenScopes ?? []).find((s) => s.language === 'box')?.scopes ?? {};
 for (const t of legend) check(Array.isArray(scopes[t]) && scopes[t].length > 0, `semantic token ${t} is mapped to a scope`);
 check(Object.keys(scopes).some((k) => k.endsWith('.dead')), 'the dead modifier is mapped to a scope');
+// Grammar and semantic tokens speak one scope vocabulary, so a theme colours a cell the
+// same before and after the server attaches (dead squares only the server knows).
+if (grammarFile) {
+  const names = new Set();
+  const walk = (v) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if ((k === 'name' || k === 'contentName') && typeof x === 'string') x.split(/\s+/).forEach((n) => names.add(n));
+        else walk(x);
+      }
+    }
+  };
+  walk(JSON.parse(grammarFile.toString('utf8')));
+  for (const [sel, list] of Object.entries(scopes)) {
+    if (!sel.endsWith('.dead')) check(names.has(list[0]), `semantic token ${sel} maps to ${list[0]}, a scope the grammar uses`);
+  }
+}
 
 // The bundle loads with only `vscode` external and exports activate/deactivate.
 const dir = mkdtempSync(join(tmpdir(), 'boxls-vsix-'));

@@ -5,6 +5,7 @@ import {
   ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { serverConfig } from './config';
 import { resolveServerPath } from './serverPath';
 
 let client: LanguageClient | undefined;
@@ -56,6 +57,9 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       { scheme: 'file', language: 'box' },
       { scheme: 'untitled', language: 'box' },
     ],
+    // The server reads its settings at startup from here, then pulls them with
+    // workspace/configuration whenever didChangeConfiguration says they changed.
+    initializationOptions: () => serverConfig((key) => vscode.workspace.getConfiguration('boxls').get(key)),
     synchronize: { configurationSection: 'boxls' },
     outputChannel: output,
     traceOutputChannel: traceOutput,
