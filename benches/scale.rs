@@ -226,49 +226,48 @@ fn clear_around(walls: &mut [bool], size: usize, centre: usize) {
     }
 }
 
-/// A perfect maze of one-cell corridors with 10% of its inner walls knocked through,
-/// S, B and T far apart.
+/// A perfect maze with 10% of its inner walls knocked through (loops), drawn at double
+/// scale so corridors are two cells wide and the box can turn corners; the box a
+/// quarter of the way in, the target three quarters.
 fn corridors(size: usize, seed: u64) -> Grid {
     let mut rng = Rng::new(seed);
-    let mut walls = generate::generate(
-        &mut rng,
-        generate::Style::Corridors { loops: 0 },
-        generate::Placement::Anywhere,
-        (size, size),
-    )
-    .walls;
-    let knockable: Vec<usize> = (0..walls.len())
+    let half = size / 2;
+    let style = generate::Style::Corridors { loops: 0 };
+    let mut small =
+        generate::generate(&mut rng, style, generate::Placement::Anywhere, (half, half)).walls;
+    let knockable: Vec<usize> = (0..small.len())
         .filter(|&cell| {
-            let (r, c) = (cell / size, cell % size);
-            walls[cell]
+            let (r, c) = (cell / half, cell % half);
+            small[cell]
                 && r > 0
                 && c > 0
-                && r + 1 < size
-                && c + 1 < size
-                && ((!walls[cell - 1] && !walls[cell + 1])
-                    || (!walls[cell - size] && !walls[cell + size]))
+                && r + 1 < half
+                && c + 1 < half
+                && ((!small[cell - 1] && !small[cell + 1])
+                    || (!small[cell - half] && !small[cell + half]))
         })
         .collect();
     for &cell in &knockable {
         if rng.chance(0.1) {
-            walls[cell] = false;
+            small[cell] = false;
         }
     }
-    let free = |r: usize, c: usize| {
-        (0..size * size)
-            .map(|i| ((r * size + c) + i) % (size * size))
+    let walls: Vec<bool> = (0..size * size)
+        .map(|cell| small[(cell / size / 2).min(half - 1) * half + (cell % size / 2).min(half - 1)])
+        .collect();
+    let free_near = |r: usize, c: usize| {
+        (0..walls.len())
+            .map(|i| (r * size + c + i) % walls.len())
             .find(|&cell| !walls[cell])
             .unwrap_or(0)
     };
-    let (player, boxed, target) = (
-        free(0, 0),
-        free(size / 2, size / 2),
-        free(size - 2, size - 2),
-    );
+    let boxed = free_near(size / 4, size / 4);
+    let target = free_near(size * 3 / 4, size * 3 / 4);
+    let player = free_near(boxed / size + 1, boxed % size + 1);
     Grid {
         rows: size,
         cols: size,
-        walls: walls.clone(),
+        walls,
         player,
         boxed,
         target,

@@ -95,9 +95,7 @@ impl<'a> Search<'a> {
                 self.finalized[s / 64] |= 1 << (s % 64);
             }
             pushes += 1;
-            let (mut entries, found) = self.push_all(&layer);
-            // In memory order: neighbouring states share cache lines.
-            entries.sort_unstable_by_key(|&(s, _)| s);
+            let (entries, found) = self.push_all(&layer);
             if let Some((last, moves)) = found {
                 return Ok(Ending::Found(Found {
                     pushes,
@@ -310,25 +308,42 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The walk from side `from` to side `to` of the box at `cell` when it is as short as
-/// any walk can be: 2 round a free corner, or 4 round one free side of the box. Grid
-/// walks between two sides have even length and a path of 2 between opposite sides
-/// would cross the box, so these are exact; `None` means "search".
+/// The walk from side `from` to side `to` of the box at `cell` when a short local
+/// detour settles it exactly; `None` means "search".
+///
+/// Grid walks between two sides have even length. Perpendicular sides: 2 round a free
+/// corner; with the corner blocked no walk of 4 exists (the only length-2 path is
+/// through the corner and every length-4 one needs the corner or the box), so a free
+/// 6-step walk — back round the box, or round the blocked corner — is optimal.
+/// Opposite sides: a walk of 2 would cross the box, so 4 round a free side is optimal.
 fn local_detour(board: &Board, cell: usize, from: usize, to: usize) -> Option<u32> {
     let start = board.step(cell, from);
-    if to != opposite(from) {
-        return board.is_free(board.step(start, to)).then_some(2);
+    let (back_from, back_to) = (opposite(from), opposite(to));
+    if to != back_from {
+        if board.is_free(board.step(start, to)) {
+            return Some(2);
+        }
+        let round_the_box = [back_to, back_from, back_from, to, to, from];
+        let round_the_corner = [from, to, to, back_from, back_from, back_to];
+        return (open_walk(board, start, &round_the_box)
+            || open_walk(board, start, &round_the_corner))
+        .then_some(6);
     }
-    let end = board.step(cell, to);
     let across = if from < 2 { [2, 3] } else { [0, 1] };
     across
         .into_iter()
-        .any(|dir| {
-            board.is_free(board.step(start, dir))
-                && board.is_free(board.step(cell, dir))
-                && board.is_free(board.step(end, dir))
-        })
+        .any(|dir| open_walk(board, start, &[dir, to, to, opposite(dir)]))
         .then_some(4)
+}
+
+/// Whether every cell of the walk from `start` along `dirs` is free (it never steps
+/// off a rock cell, so it never leaves the padded board).
+fn open_walk(board: &Board, start: usize, dirs: &[usize]) -> bool {
+    let mut at = start;
+    dirs.iter().all(|&dir| {
+        at = board.step(at, dir);
+        board.is_free(at)
+    })
 }
 
 /// The four sides of `cell` as (direction, neighbour), with `usize::MAX` for rock.
