@@ -89,21 +89,22 @@ impl<'a> Search<'a> {
             return Ok(Ending::BoxUnreachable);
         }
         let mut pushes = 0u64;
+        let mut entries = Vec::new();
         while !layer.is_empty() {
             self.check_cancel()?;
             for &s in &layer {
                 self.finalized[s / 64] |= 1 << (s % 64);
             }
             pushes += 1;
-            let (entries, found) = self.push_all(&layer);
-            if let Some((last, moves)) = found {
+            if let Some((last, moves)) = self.push_all(&layer, &mut entries) {
                 return Ok(Ending::Found(Found {
                     pushes,
                     moves,
                     last,
                 }));
             }
-            layer = self.expand(&entries)?;
+            layer.clear();
+            self.expand(&entries, &mut layer)?;
         }
         Ok(Ending::Exhausted)
     }
@@ -146,11 +147,11 @@ impl<'a> Search<'a> {
         layer
     }
 
-    /// Every push out of the layer's states. Returns the next layer's entries
-    /// (state, moves) and the best push onto the target, if any.
-    fn push_all(&self, layer: &[State]) -> (Vec<Entry>, Option<(State, u64)>) {
+    /// Every push out of the layer's states: fills `entries` with the next layer's
+    /// entries (state, moves) and returns the best push onto the target, if any.
+    fn push_all(&self, layer: &[State], entries: &mut Vec<Entry>) -> Option<(State, u64)> {
         let board = self.board;
-        let mut entries = Vec::new();
+        entries.clear();
         let mut found: Option<(State, u64)> = None;
         for &s in layer {
             let (cell, side) = (s / 4, s % 4);
@@ -167,21 +168,20 @@ impl<'a> Search<'a> {
                 entries.push((state(next, side), moves));
             }
         }
-        (entries, found)
+        found
     }
 
     /// Settles the layer reached by `entries`: each entry, then the walks from it to the
     /// other sides of its box cell.
-    fn expand(&mut self, entries: &[Entry]) -> Result<Vec<State>, Cancelled> {
-        let mut layer = Vec::with_capacity(entries.len());
+    fn expand(&mut self, entries: &[Entry], layer: &mut Vec<State>) -> Result<(), Cancelled> {
         for &(s, moves) in entries {
-            self.relax(s, moves, (s % 4) as u8, &mut layer);
+            self.relax(s, moves, (s % 4) as u8, layer);
         }
         for (done, &(s, moves)) in entries.iter().enumerate() {
             poll(self.cancel, done)?;
-            self.walk_around(s, moves, &mut layer)?;
+            self.walk_around(s, moves, layer)?;
         }
-        Ok(layer)
+        Ok(())
     }
 
     /// The biconnected blocks, computed the first time they are needed.
@@ -208,40 +208,46 @@ impl<'a> Search<'a> {
         let (cell, side) = (entry / 4, entry % 4);
         let start = board.step(cell, side);
         let mut distances: [Option<u32>; 4] = [None; 4];
-        let mut far: Vec<usize> = Vec::new();
+        // Sides whose distance needs a walk, as (side, cell), in direction order.
+        let mut far = Sides::default();
         for (other, distance) in distances.iter_mut().enumerate() {
-            if other == side
-                || !board.is_free(board.step(cell, other))
-                || self.is_final(state(cell, other))
-            {
+            let around = board.step(cell, other);
+            if other == side || !board.is_free(around) || self.is_final(state(cell, other)) {
                 continue;
             }
             *distance = local_detour(board, cell, side, other);
-            if distance.is_none() {
-                far.push(other);
+            // Once the blocks exist, a side they say is cut off costs nothing.
+            let cut_off = || {
+                self.blocks
+                    .as_ref()
+                    .is_some_and(|b| !b.connected_around(cell, side, other))
+            };
+            if distance.is_none() && !cut_off() {
+                far.push(other, around);
             }
         }
-        if !far.is_empty() {
-            let targets: Vec<usize> = far.iter().map(|&other| board.step(cell, other)).collect();
-            if !self.walker.search(board, start, cell, &targets, NEAR) {
-                let unreached: Vec<usize> = far
-                    .iter()
-                    .copied()
-                    .filter(|&other| self.walker.distance(board.step(cell, other)).is_none())
-                    .collect();
+        if far.len > 0 {
+            if !self.walker.search(board, start, cell, far.cells(), NEAR) {
+                let mut unreached = Sides::default();
+                for &(other, around) in far.entries() {
+                    if self.walker.distance(around).is_none() {
+                        unreached.push(other, around);
+                    }
+                }
                 let blocks = self.blocks()?;
-                let reachable: Vec<usize> = unreached
-                    .into_iter()
-                    .filter(|&other| blocks.connected_around(cell, side, other))
-                    .map(|other| board.step(cell, other))
-                    .collect();
-                if !reachable.is_empty() {
+                let mut reachable = Sides::default();
+                for &(other, around) in unreached.entries() {
+                    if blocks.connected_around(cell, side, other) {
+                        reachable.push(other, around);
+                    }
+                }
+                if reachable.len > 0 {
                     self.walker
-                        .search(board, start, cell, &reachable, usize::MAX);
+                        .search(board, start, cell, reachable.cells(), usize::MAX);
                 }
             }
-            for &other in &far {
-                distances[other] = self.walker.distance(board.step(cell, other));
+            for &(other, around) in far.entries() {
+                distances[other] = self.walker.distance(around);
             }
         }
         for (other, distance) in distances.into_iter().enumerate() {
@@ -305,6 +311,30 @@ impl<'a> Search<'a> {
         }
         let bytes: Vec<u8> = pieces.into_iter().rev().flatten().collect();
         String::from_utf8(bytes).unwrap_or_default()
+    }
+}
+
+/// Up to four sides of a box cell, without allocating: (direction, side cell).
+#[derive(Default)]
+struct Sides {
+    sides: [(usize, usize); 4],
+    cells: [usize; 4],
+    len: usize,
+}
+
+impl Sides {
+    fn push(&mut self, side: usize, cell: usize) {
+        self.sides[self.len] = (side, cell);
+        self.cells[self.len] = cell;
+        self.len += 1;
+    }
+
+    fn entries(&self) -> &[(usize, usize)] {
+        &self.sides[..self.len]
+    }
+
+    fn cells(&self) -> &[usize] {
+        &self.cells[..self.len]
     }
 }
 
