@@ -336,3 +336,26 @@ fn positions_cover_every_boundary() {
         [(0, 0), (0, 1), (0, 3), (1, 0), (1, 1)]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_limit_stops_a_solve_with_too_large() {
+    let mut client = Client::start(boxls::lsp::Options::default());
+    let settings = json!({ "solve": { "timeoutMs": 1 } });
+    // Pulled by the server after `initialized`, and pushed before the document opens.
+    client.configuration = settings.clone();
+    client.initialize(false).await;
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": { "boxls": settings } }),
+        )
+        .await;
+    client.open(&slow_maze(400, '.'), 1).await;
+    let diagnostics = client.settled_diagnostics(1).await;
+    assert_eq!(
+        summarize(&diagnostics),
+        "too-large@0:0-0:7 not solved: the solve took longer than the configured 1 ms (boxls.solve.timeoutMs)"
+    );
+    let hints = client.settled_hints().await;
+    assert_eq!(hints[0]["label"], "not solved: too large");
+}
