@@ -5,6 +5,7 @@
 //! byte ranges to their own notions of position.
 
 mod diagnostic;
+mod incremental;
 mod lines;
 mod parse;
 
