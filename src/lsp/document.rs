@@ -2,6 +2,7 @@
 //! one `std::sync::Mutex` that is never held across an `.await`.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ropey::Rope;
@@ -10,12 +11,15 @@ use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 use super::position::{byte_range, Encoding};
 use crate::maze::{parse, ParsedFile};
 
-/// One open document. Cloning is cheap (the rope and the parse are shared).
+/// One open document. Cloning is cheap (the text and the parse are shared).
+///
+/// The rope answers position questions; the text and its parse follow every change
+/// directly, so a keystroke costs one maze's parse, not the whole file's.
 #[derive(Clone)]
 pub struct Document {
     pub version: i32,
     pub rope: Rope,
-    pub text: Arc<str>,
+    pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
 }
 
@@ -24,12 +28,12 @@ impl Document {
         Document {
             version,
             rope: Rope::from_str(text),
-            text: Arc::from(text),
+            text: Arc::new(text.to_string()),
             parsed: Arc::new(parse(text)),
         }
     }
 
-    /// Applies LSP content changes in order, then reparses.
+    /// Applies LSP content changes in order, reparsing incrementally after each.
     pub fn apply(
         &mut self,
         version: i32,
@@ -40,18 +44,38 @@ impl Document {
             match change.range {
                 Some(range) => {
                     let bytes = byte_range(&self.rope, range, encoding);
-                    let start = self.rope.byte_to_char(bytes.start);
-                    let end = self.rope.byte_to_char(bytes.end);
-                    self.rope.remove(start..end);
-                    self.rope.insert(start, &change.text);
+                    self.edit(bytes, &change.text);
                 }
-                None => self.rope = Rope::from_str(&change.text),
+                None => *self = Document::new(version, &change.text),
             }
         }
-        let text = self.rope.to_string();
-        self.parsed = Arc::new(parse(&text));
-        self.text = Arc::from(text);
         self.version = version;
+    }
+
+    /// Replaces `bytes` (clamped to char boundaries by `byte_range`) with `new_text` in
+    /// the rope, the text and the parse alike.
+    fn edit(&mut self, bytes: Range<usize>, new_text: &str) {
+        let start = self.rope.byte_to_char(bytes.start);
+        let end = self.rope.byte_to_char(bytes.end);
+        self.rope.remove(start..end);
+        self.rope.insert(start, new_text);
+        // Views share the text and the parse only while they answer a request; if one
+        // still does, `make_mut` copies rather than changing what it sees.
+        let text = Arc::make_mut(&mut self.text);
+        text.replace_range(bytes.clone(), new_text);
+        Arc::make_mut(&mut self.parsed).update(text, bytes, new_text.len());
+    }
+
+    /// Checks that the rope, the text and the incremental parse agree: the whole-file
+    /// work the server otherwise avoids, for `boxls/documentText` (tests, debugging).
+    pub fn check(&self) -> Result<(), &'static str> {
+        if self.rope != self.text.as_str() {
+            return Err("the rope and the text disagree");
+        }
+        if *self.parsed != parse(&self.text) {
+            return Err("the incremental parse differs from a full parse");
+        }
+        Ok(())
     }
 }
 

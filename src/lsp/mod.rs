@@ -22,7 +22,7 @@ mod symbols;
 
 use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::TextDocumentIdentifier;
 use tower_lsp_server::{LspService, Server};
 
@@ -47,7 +47,6 @@ struct DocumentTextParams {
 impl Backend {
     async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
         self.text(&params.text_document.uri)
-            .ok_or_else(|| Error::invalid_params("document is not open"))
     }
 }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -27,12 +27,20 @@ impl Backend {
         }
     }
 
-    /// The server's copy of a document's text.
-    pub fn text(&self, uri: &Uri) -> Option<String> {
-        self.state
+    /// The server's copy of a document's text, once checked against its rope and a
+    /// full parse (an internal error says which of them went astray).
+    pub fn text(&self, uri: &Uri) -> Result<String> {
+        let document = self
+            .state
             .documents
             .get(uri)
-            .map(|document| document.text.to_string())
+            .ok_or_else(|| Error::invalid_params("document is not open"))?;
+        document.check().map_err(|problem| Error {
+            code: ErrorCode::InternalError,
+            message: problem.into(),
+            data: None,
+        })?;
+        Ok(document.text.to_string())
     }
 
     /// Re-solves and republishes after a change; the synchronous part runs before the

@@ -60,7 +60,7 @@ pub enum Status {
 pub struct View {
     pub version: i32,
     pub rope: Rope,
-    pub text: Arc<str>,
+    pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
     pub statuses: Vec<Status>,
     pub encoding: Encoding,

@@ -5,6 +5,7 @@
 //! byte ranges to their own notions of position.
 
 mod diagnostic;
+mod incremental;
 mod lines;
 mod parse;
 
@@ -12,6 +13,7 @@ pub use diagnostic::{plural, Code, Diagnostic, Fix, Severity, TextEdit};
 pub use lines::{line_spans, LineSpan};
 pub use parse::{parse, MazeParser, ParsedFile, MAX_CELLS};
 
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 /// One maze as it appears in the file, valid or not.
@@ -43,7 +45,7 @@ pub struct SolutionLine {
 }
 
 /// A structurally valid maze: `rows * cols` cells, exactly one player, box and target.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grid {
     pub rows: usize,
     pub cols: usize,
@@ -52,6 +54,22 @@ pub struct Grid {
     pub player: usize,
     pub boxed: usize,
     pub target: usize,
+}
+
+/// The server keys its solve cache by grid and looks every maze up after each
+/// keystroke, so hashing must be cheap: the derived `Hash` feeds the hasher one `bool`
+/// at a time; this packs 64 cells into each word it feeds. Equal grids hash equally.
+impl Hash for Grid {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.rows, self.cols, self.player, self.boxed, self.target).hash(state);
+        state.write_usize(self.walls.len());
+        for chunk in self.walls.chunks(64) {
+            let word = chunk
+                .iter()
+                .fold(0u64, |word, &wall| (word << 1) | u64::from(wall));
+            state.write_u64(word);
+        }
+    }
 }
 
 impl Grid {

@@ -83,6 +83,9 @@ enum State {
     AfterTerminator,
 }
 
+/// Decides, given a header line's start, whether a resumed parse stops before it.
+type StopBefore<'a> = Box<dyn FnMut(usize) -> bool + 'a>;
+
 /// Streams the mazes of a text; call [`MazeParser::finish`] afterwards for the
 /// file-level diagnostics (terminator).
 pub struct MazeParser<'a> {
@@ -96,31 +99,67 @@ pub struct MazeParser<'a> {
     /// Diagnostics of stray lines, handed out with the next maze.
     stray: Vec<Diagnostic>,
     exhausted: bool,
+    /// Incremental reparsing: where the rest of the text is known to parse as before.
+    stop_before: Option<StopBefore<'a>>,
+    stopped_at: Option<usize>,
 }
 
 impl<'a> MazeParser<'a> {
     pub fn new(text: &'a str) -> MazeParser<'a> {
+        MazeParser::resume(text, 0, 1)
+    }
+
+    /// A parser that starts reading at byte `from`, which must be the start of a line
+    /// read outside any maze (0, or a maze's header line), numbering mazes from
+    /// `first_index`. Everything before `from` is ignored.
+    pub(crate) fn resume(text: &'a str, from: usize, first_index: usize) -> MazeParser<'a> {
+        // A byte order mark is not content.
+        let from = if from == 0 && text.starts_with('\u{feff}') {
+            3
+        } else {
+            from
+        };
         MazeParser {
             text,
-            // A byte order mark is not content.
-            lines: Box::new(line_spans(
-                text,
-                if text.starts_with('\u{feff}') { 3 } else { 0 },
-            )),
+            lines: Box::new(line_spans(text, from)),
             state: State::ExpectHeader { pending: None },
-            next_index: 1,
+            next_index: first_index,
             terminator: None,
             after_terminator: None,
             last_content: None,
             stray: Vec::new(),
             exhausted: false,
+            stop_before: None,
+            stopped_at: None,
         }
     }
 
+    /// Makes the parser end before the first header line (two integers, not after the
+    /// terminator) whose start `stop` accepts, as if the text ended there: the maze
+    /// before it is closed, and [`MazeParser::finish`] reports no terminator problems.
+    pub(crate) fn stop_before(mut self, stop: impl FnMut(usize) -> bool + 'a) -> Self {
+        self.stop_before = Some(Box::new(stop));
+        self
+    }
+
+    /// Where the parser stopped, if a [`MazeParser::stop_before`] predicate fired.
+    pub(crate) fn stopped_at(&self) -> Option<usize> {
+        self.stopped_at
+    }
+
+    /// The number the next maze would get.
+    pub(crate) fn next_index(&self) -> usize {
+        self.next_index
+    }
+
     /// The terminator's range and the diagnostics about it. Meaningful once the
-    /// iterator is exhausted.
+    /// iterator is exhausted. After a stop the terminator lies in the unread rest of
+    /// the text, so only the pending stray-line diagnostics are returned.
     pub fn finish(mut self) -> (Option<Range<usize>>, Vec<Diagnostic>) {
         let mut diagnostics = std::mem::take(&mut self.stray);
+        if self.stopped_at.is_some() {
+            return (None, diagnostics);
+        }
         if let Some(range) = self.after_terminator.clone() {
             diagnostics.push(Diagnostic::new(
                 Code::AfterTerminator,
@@ -129,26 +168,9 @@ impl<'a> MazeParser<'a> {
             ));
         }
         if self.terminator.is_none() {
-            diagnostics.push(self.missing_terminator());
+            diagnostics.push(missing_terminator(self.text, self.last_content.clone()));
         }
         (self.terminator, diagnostics)
-    }
-
-    fn missing_terminator(&self) -> Diagnostic {
-        let len = self.text.len();
-        let range = self.last_content.clone().unwrap_or(len..len);
-        let line_break = first_line_break(self.text);
-        let new_text = if self.text.is_empty() || self.text.ends_with(['\n', '\r']) {
-            format!("0 0{line_break}")
-        } else {
-            format!("{line_break}0 0{line_break}")
-        };
-        Diagnostic::new(
-            Code::MissingTerminator,
-            range,
-            "the file does not end with the `0 0` terminator",
-        )
-        .with_fix(Fix::replace("Append `0 0`", len..len, new_text))
     }
 
     fn classify(&self, content: Range<usize>) -> Line {
@@ -180,10 +202,35 @@ impl<'a> MazeParser<'a> {
         }
     }
 
-    /// Feeds one line; returns a maze when one is finished.
-    fn step(&mut self, span: LineSpan) -> Option<(Maze, Vec<Diagnostic>)> {
-        let content = trim_end_range(self.text, span.content.clone());
-        let line = self.classify(span.content);
+    /// Reads one line, unless the parse stops before it; returns a maze when one is
+    /// finished.
+    fn read(&mut self, span: LineSpan) -> Option<(Maze, Vec<Diagnostic>)> {
+        let line = self.classify(span.content.clone());
+        if self.stops_before(&line, span.content.start) {
+            self.stopped_at = Some(span.content.start);
+            return self.end();
+        }
+        self.step(span, line)
+    }
+
+    /// Only a header line resynchronises: whatever state precedes it, it closes that
+    /// state and starts a maze, so the parse from there on no longer depends on it.
+    fn stops_before(&mut self, line: &Line, start: usize) -> bool {
+        let resynchronises =
+            matches!(line, Line::Header { .. }) && !matches!(self.state, State::AfterTerminator);
+        resynchronises && self.stop_before.as_mut().is_some_and(|stop| stop(start))
+    }
+
+    /// The end of the text (or of the part to read): closes the current maze.
+    fn end(&mut self) -> Option<(Maze, Vec<Diagnostic>)> {
+        self.exhausted = true;
+        let state = std::mem::replace(&mut self.state, State::AfterTerminator);
+        self.close(state)
+    }
+
+    /// Feeds one classified line; returns a maze when one is finished.
+    fn step(&mut self, span: LineSpan, line: Line) -> Option<(Maze, Vec<Diagnostic>)> {
+        let content = trim_end_range(self.text, span.content);
         if !matches!(line, Line::Blank) {
             self.last_content = Some(content.clone());
         }
@@ -348,12 +395,8 @@ impl Iterator for MazeParser<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         while !self.exhausted {
             let done = match self.lines.next() {
-                Some(span) => self.step(span),
-                None => {
-                    self.exhausted = true;
-                    let state = std::mem::replace(&mut self.state, State::AfterTerminator);
-                    self.close(state)
-                }
+                Some(span) => self.read(span),
+                None => self.end(),
             };
             if let Some((maze, mut diagnostics)) = done {
                 diagnostics.splice(0..0, self.stray.drain(..));
@@ -664,6 +707,25 @@ fn looks_like_row(line: &str) -> bool {
         .filter(|ch| "#.SBTsbt-_ ".contains(*ch))
         .count();
     !line.bytes().any(|b| b.is_ascii_digit()) && cellish * 2 >= line.chars().count()
+}
+
+/// The `missing-terminator` warning for `text` whose last non-blank line is
+/// `last_content`; its fix appends `0 0` with the file's own line break.
+pub(crate) fn missing_terminator(text: &str, last_content: Option<Range<usize>>) -> Diagnostic {
+    let len = text.len();
+    let range = last_content.unwrap_or(len..len);
+    let line_break = first_line_break(text);
+    let new_text = if text.is_empty() || text.ends_with(['\n', '\r']) {
+        format!("0 0{line_break}")
+    } else {
+        format!("{line_break}0 0{line_break}")
+    };
+    Diagnostic::new(
+        Code::MissingTerminator,
+        range,
+        "the file does not end with the `0 0` terminator",
+    )
+    .with_fix(Fix::replace("Append `0 0`", len..len, new_text))
 }
 
 fn first_line_break(text: &str) -> &'static str {

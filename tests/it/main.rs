@@ -3,6 +3,7 @@
 mod cli;
 mod differential;
 mod generate;
+mod incremental;
 mod large;
 mod lsp;
 mod parser;

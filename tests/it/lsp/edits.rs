@@ -44,7 +44,7 @@ fn positions(text: &str) -> Vec<(u32, u32)> {
     out
 }
 
-const PIECES: [&str; 10] = [
+const PIECES: [&str; 11] = [
     "#",
     ".",
     "S",
@@ -52,6 +52,7 @@ const PIECES: [&str; 10] = [
     "T",
     "\n",
     "\r\n",
+    "\r",
     "3 4\n",
     "; 🧱 é\n",
     "#.SBT",
@@ -76,6 +77,11 @@ async fn a_thousand_random_edits_keep_server_and_client_in_step() {
             PIECES[rng.below(PIECES.len())]
         };
         text = change(&mut client, &text, version, edit(start, end, insert)).await;
+        // `boxls/documentText` also checks the server's rope and incremental parse
+        // against its text: check along the way, not only at the end.
+        if version % 10 == 0 {
+            assert_eq!(client.server_text().await, text, "version {version}");
+        }
     }
     assert_eq!(client.server_text().await, text);
     // And the server's parse agrees: every symbol's range lies in the client's text.
