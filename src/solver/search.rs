@@ -193,7 +193,8 @@ impl<'a> Search<'a> {
             }
         }
         if !searched.is_empty() {
-            self.walker.search(board, board.step(cell, side), cell, &searched);
+            self.walker
+                .search(board, board.step(cell, side), cell, &searched);
             for (other, distance) in distances.iter_mut().enumerate() {
                 let around = board.step(cell, other);
                 if distance.is_none() && searched.contains(&around) {
@@ -203,7 +204,12 @@ impl<'a> Search<'a> {
         }
         for (other, distance) in distances.into_iter().enumerate() {
             if let Some(distance) = distance {
-                self.relax(state(cell, other), moves.saturating_add(distance), side as u8, layer);
+                self.relax(
+                    state(cell, other),
+                    moves.saturating_add(distance),
+                    side as u8,
+                    layer,
+                );
             }
         }
     }
