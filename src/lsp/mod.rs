@@ -19,11 +19,12 @@ mod server;
 mod solves;
 mod state;
 mod symbols;
+mod transport;
 
 use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::TextDocumentIdentifier;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{MessageType, TextDocumentIdentifier};
 use tower_lsp_server::{LspService, Server};
 
 pub use server::Backend;
@@ -44,14 +45,36 @@ struct DocumentTextParams {
     text_document: TextDocumentIdentifier,
 }
 
+/// What [`transport`] found wrong with a message it could not pass on.
+#[derive(Deserialize)]
+struct InvalidMessageParams {
+    code: i64,
+    message: String,
+}
+
 impl Backend {
     async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
         self.text(&params.text_document.uri)
             .ok_or_else(|| Error::invalid_params("document is not open"))
     }
+
+    /// Answers a message the transport could not decode with its JSON-RPC error.
+    async fn invalid_message(&self, params: InvalidMessageParams) -> Result<()> {
+        self.log(
+            MessageType::ERROR,
+            format!("ignored an invalid message: {}", params.message),
+        )
+        .await;
+        Err(Error {
+            code: ErrorCode::from(params.code),
+            message: params.message.into(),
+            data: None,
+        })
+    }
 }
 
-/// Serves LSP over any byte streams (stdio in production, pipes in tests).
+/// Serves LSP over any byte streams (stdio in production, pipes in tests) until the
+/// client sends `exit` or closes the input.
 pub async fn serve<I, O>(input: I, output: O, options: Options)
 where
     I: AsyncRead + Unpin,
@@ -60,9 +83,22 @@ where
     let (service, socket) =
         LspService::build(|client| Backend::new(client, options.panic_on_cells))
             .custom_method(DOCUMENT_TEXT, Backend::document_text)
+            .custom_method(transport::INVALID_MESSAGE, Backend::invalid_message)
             .finish();
-    Server::new(input, output, socket).serve(service).await;
+    // Every message goes through `transport::pump` first, which closes the pipe at the
+    // end of the input; the server then finishes what it has and returns.
+    let (framed, pipe) = tokio::io::duplex(PIPE_BUFFER);
+    let pump = async {
+        transport::pump(input, pipe).await;
+        std::future::pending::<()>().await;
+    };
+    tokio::select! {
+        () = Server::new(framed, output, socket).serve(service) => {}
+        () = pump => {}
+    }
 }
+
+const PIPE_BUFFER: usize = 1 << 16;
 
 /// `boxls lsp`: serves on stdin/stdout until the client exits.
 pub fn run_stdio() -> std::io::Result<()> {

@@ -35,6 +35,11 @@ impl Backend {
             .map(|document| document.text.to_string())
     }
 
+    /// A `window/logMessage` to the client.
+    pub(super) async fn log(&self, kind: MessageType, message: String) {
+        self.client.log_message(kind, message).await;
+    }
+
     /// Re-solves and republishes after a change; the synchronous part runs before the
     /// first `.await`.
     async fn changed(&self, uri: &Uri) {
