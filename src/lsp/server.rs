@@ -22,8 +22,8 @@ pub struct Backend {
 impl Backend {
     pub fn new(client: Client, panic_on_cells: Option<usize>) -> Backend {
         Backend {
+            state: Arc::new(State::new(client.clone(), panic_on_cells)),
             client,
-            state: Arc::new(State::new(panic_on_cells)),
         }
     }
 

@@ -10,10 +10,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{watch, Semaphore};
+use tower_lsp_server::ls_types::MessageType;
+use tower_lsp_server::Client;
 
 use super::progress::Progress;
 use crate::maze::Grid;
-use crate::solver::{self, Analysis};
+use crate::solver::{self, Analysis, Outcome};
 
 /// What became of a maze's solve.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,13 +37,18 @@ pub struct Limits {
 /// Shown as progress once a solve has run this long.
 const PROGRESS_AFTER: Duration = Duration::from_millis(200);
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
-/// The cache holds at most this many cells' worth of mazes.
-const CACHE_CELLS: usize = 64 << 20;
+/// The cache holds at most this many bytes of mazes and results (see [`cost`]) ...
+const CACHE_BYTES: usize = 128 << 20;
+/// ... in at most this many entries.
 const CACHE_ENTRIES: usize = 20_000;
+/// What an entry costs besides its grid and result: map slot, `Arc`s, headers.
+const ENTRY_OVERHEAD: usize = 256;
 
 pub struct Solves {
     inner: Mutex<Inner>,
     permits: Semaphore,
+    /// Where a failed solve is logged (`window/logMessage`).
+    log: Option<Client>,
     /// A test hook: mazes of exactly this many cells panic inside the solve.
     panic_on_cells: Option<usize>,
 }
@@ -49,7 +56,8 @@ pub struct Solves {
 #[derive(Default)]
 struct Inner {
     cache: HashMap<Arc<Grid>, Cached>,
-    cached_cells: usize,
+    /// The sum of the entries' `cost`.
+    cached_bytes: usize,
     clock: u64,
     running: HashMap<Arc<Grid>, Running>,
     next_id: u64,
@@ -58,6 +66,7 @@ struct Inner {
 struct Cached {
     result: Shared,
     used: u64,
+    cost: usize,
 }
 
 struct Running {
@@ -104,11 +113,12 @@ impl Drop for Ticket {
 }
 
 impl Solves {
-    pub fn new(panic_on_cells: Option<usize>) -> Solves {
+    pub fn new(log: Option<Client>, panic_on_cells: Option<usize>) -> Solves {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
         Solves {
             inner: Mutex::default(),
             permits: Semaphore::new(workers),
+            log,
             panic_on_cells,
         }
     }
@@ -193,7 +203,7 @@ impl Solves {
         inner
             .cache
             .retain(|_, cached| !matches!(*cached.result, SolveResult::TimedOut { .. }));
-        inner.cached_cells = inner.cache.keys().map(|grid| grid.cell_count()).sum();
+        inner.cached_bytes = inner.cache.values().map(|cached| cached.cost).sum();
     }
 
     fn finish(&self, grid: &Arc<Grid>, id: u64, result: Option<Shared>) {
@@ -208,9 +218,24 @@ impl Solves {
         if let Some(result) = result {
             inner.clock += 1;
             let used = inner.clock;
-            inner.cached_cells += grid.cell_count();
-            inner.cache.insert(grid.clone(), Cached { result, used });
+            let cost = cost(grid, &result);
+            let cached = Cached { result, used, cost };
+            inner.cached_bytes += cost;
+            if let Some(replaced) = inner.cache.insert(grid.clone(), cached) {
+                inner.cached_bytes -= replaced.cost;
+            }
             evict(&mut inner);
+        }
+    }
+
+    /// Logs a failed solve once, where it happened.
+    async fn log_failure(&self, grid: &Grid, message: &str) {
+        if let Some(client) = &self.log {
+            let text = format!(
+                "the solver failed on a {}×{} maze: {message}; please report this maze",
+                grid.rows, grid.cols
+            );
+            client.log_message(MessageType::ERROR, text).await;
         }
     }
 
@@ -218,12 +243,35 @@ impl Solves {
     fn running(&self) -> usize {
         self.lock().running.len()
     }
+
+    #[cfg(test)]
+    fn cache_size(&self) -> (usize, usize) {
+        let inner = self.lock();
+        (inner.cache.len(), inner.cached_bytes)
+    }
+}
+
+/// Approximate heap bytes a cache entry holds: its own copy of the grid, the dead
+/// squares and the move string (which can be longer than the maze has cells).
+fn cost(grid: &Grid, result: &SolveResult) -> usize {
+    let held = match result {
+        SolveResult::Done(analysis) => {
+            let path = match &analysis.outcome {
+                Outcome::Solved(solution) => solution.path.len(),
+                Outcome::Unsolvable(_) => 0,
+            };
+            analysis.dead.len() + path
+        }
+        SolveResult::Failed(message) => message.len(),
+        SolveResult::TooLarge { .. } | SolveResult::TimedOut { .. } => 0,
+    };
+    grid.walls.len() + held + ENTRY_OVERHEAD
 }
 
 /// Drops least recently used results until the cache fits its bounds.
 fn evict(inner: &mut Inner) {
     while inner.cache.len() > 1
-        && (inner.cached_cells > CACHE_CELLS || inner.cache.len() > CACHE_ENTRIES)
+        && (inner.cached_bytes > CACHE_BYTES || inner.cache.len() > CACHE_ENTRIES)
     {
         let Some(oldest) = inner
             .cache
@@ -233,8 +281,9 @@ fn evict(inner: &mut Inner) {
         else {
             break;
         };
-        inner.cache.remove(&oldest);
-        inner.cached_cells -= oldest.cell_count();
+        if let Some(evicted) = inner.cache.remove(&oldest) {
+            inner.cached_bytes -= evicted.cost;
+        }
     }
 }
 
@@ -262,6 +311,9 @@ impl Job {
     async fn run(self, sender: watch::Sender<Option<Shared>>) {
         let result = self.solve().await;
         self.solves.finish(&self.grid, self.id, result.clone());
+        if let Some(SolveResult::Failed(message)) = result.as_deref() {
+            self.solves.log_failure(&self.grid, message).await;
+        }
         if result.is_some() {
             // Nobody listening is fine: the result is cached.
             let _ = sender.send(result);
@@ -360,7 +412,7 @@ mod tests {
 
     #[tokio::test]
     async fn solves_once_and_caches_by_content() {
-        let solves = Arc::new(Solves::new(None));
+        let solves = Arc::new(Solves::new(None, None));
         let maze = grid(&["SB....T"]);
         let Lookup::Pending(ticket) = solves.lookup(&maze, limits(), None) else {
             panic!("first lookup must start a solve");
@@ -376,7 +428,7 @@ mod tests {
 
     #[tokio::test]
     async fn too_large_is_answered_without_solving() {
-        let solves = Arc::new(Solves::new(None));
+        let solves = Arc::new(Solves::new(None, None));
         let small = Limits {
             max_cells: 3,
             ..limits()
@@ -393,11 +445,62 @@ mod tests {
 
     #[tokio::test]
     async fn an_injected_panic_becomes_a_failure() {
-        let solves = Arc::new(Solves::new(Some(7)));
+        let solves = Arc::new(Solves::new(None, Some(7)));
         let Lookup::Pending(ticket) = solves.lookup(&grid(&["SB....T"]), limits(), None) else {
             panic!("must start a solve");
         };
         let result = ticket.wait().await.expect("finished");
         assert_eq!(*result, SolveResult::Failed("injected solver panic".into()));
+    }
+
+    fn fake(cells: usize, seed: usize) -> (Arc<Grid>, Shared) {
+        let mut walls = vec![false; cells];
+        walls[seed % cells] = true;
+        let grid = Grid {
+            rows: 1,
+            cols: cells,
+            walls,
+            player: 0,
+            boxed: 1,
+            target: 2,
+        };
+        let analysis = Analysis {
+            outcome: Outcome::Unsolvable(solver::Reason::TargetUnreachable),
+            dead: vec![false; cells],
+        };
+        (Arc::new(grid), Arc::new(SolveResult::Done(analysis)))
+    }
+
+    #[test]
+    fn the_cache_is_bounded_in_entries_and_bytes() {
+        let solves = Solves::new(None, None);
+        for seed in 0..CACHE_ENTRIES + 500 {
+            let (grid, result) = fake(64 + seed / 64, seed);
+            solves.finish(&grid, 0, Some(result));
+        }
+        let (entries, bytes) = solves.cache_size();
+        assert_eq!(entries, CACHE_ENTRIES);
+        assert!(bytes <= CACHE_BYTES);
+        for seed in 0..20 {
+            let (grid, result) = fake(16 << 20, seed);
+            solves.finish(&grid, 0, Some(result));
+            let (_, bytes) = solves.cache_size();
+            assert!(
+                bytes <= CACHE_BYTES,
+                "{bytes} bytes after {seed} large mazes"
+            );
+        }
+        let (entries, bytes) = solves.cache_size();
+        assert!(
+            entries >= 1 && bytes > 32 << 20,
+            "{entries} entries, {bytes} bytes"
+        );
+        let (grid, result) = fake(16 << 20, 0);
+        solves.finish(&grid, 0, Some(result.clone()));
+        solves.finish(&grid, 0, Some(result));
+        assert!(
+            solves.cache_size().1 <= CACHE_BYTES,
+            "a re-solve is not counted twice"
+        );
     }
 }

@@ -128,10 +128,10 @@ pub fn summary(status: &Status) -> Option<String> {
 }
 
 impl State {
-    pub fn new(panic_on_cells: Option<usize>) -> State {
+    pub fn new(client: Client, panic_on_cells: Option<usize>) -> State {
         State {
             documents: Documents::default(),
-            solves: Arc::new(Solves::new(panic_on_cells)),
+            solves: Arc::new(Solves::new(Some(client), panic_on_cells)),
             settings: Mutex::default(),
             waiters: Mutex::default(),
             publishing: tokio::sync::Mutex::new(()),
