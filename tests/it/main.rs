@@ -5,4 +5,5 @@ mod differential;
 mod generate;
 mod lsp;
 mod parser;
+mod props;
 mod reference;

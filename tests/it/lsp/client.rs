@@ -276,10 +276,12 @@ pub fn offset_of(text: &str, line: u64, character: u64, utf8: bool) -> usize {
     }
     let mut units = 0u64;
     for (i, ch) in text[at..].char_indices() {
-        if ch == '\n' || ch == '\r' || units >= character {
+        let width = if utf8 { ch.len_utf8() } else { ch.len_utf16() } as u64;
+        // A column inside a character (a surrogate pair's middle) snaps to its start.
+        if ch == '\n' || ch == '\r' || units + width > character {
             return at + i;
         }
-        units += if utf8 { ch.len_utf8() } else { ch.len_utf16() } as u64;
+        units += width;
     }
     text.len()
 }
