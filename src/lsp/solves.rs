@@ -2,6 +2,10 @@
 //! only the maze it touched), one shared job per maze however many documents want it,
 //! cancelled as soon as nobody does, stopped at the configured time limit, and
 //! reported with `$/progress` when slow.
+//!
+//! The cache keeps every result an open document uses (its mazes are *pinned*) and,
+//! beyond those, at most [`CACHE_BYTES`] and [`CACHE_ENTRIES`] of the most recently
+//! used others.
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -61,12 +65,15 @@ struct Inner {
     clock: u64,
     running: HashMap<Arc<Grid>, Running>,
     next_id: u64,
+    /// How many open document versions use each grid; pinned results are never evicted.
+    pins: HashMap<Arc<Grid>, usize>,
 }
 
 struct Cached {
     result: Shared,
     used: u64,
     cost: usize,
+    pinned: bool,
 }
 
 struct Running {
@@ -219,10 +226,47 @@ impl Solves {
             inner.clock += 1;
             let used = inner.clock;
             let cost = cost(grid, &result);
-            let cached = Cached { result, used, cost };
+            let pinned = inner.pins.contains_key(&**grid);
+            let cached = Cached {
+                result,
+                used,
+                cost,
+                pinned,
+            };
             inner.cached_bytes += cost;
             if let Some(replaced) = inner.cache.insert(grid.clone(), cached) {
                 inner.cached_bytes -= replaced.cost;
+            }
+            evict(&mut inner);
+        }
+    }
+
+    /// Keeps a grid's result (cached, or to come from its running solve) from eviction
+    /// until [`Solves::unpin`]; the key to unpin with, `None` if there is nothing to keep.
+    pub fn pin(&self, grid: &Grid) -> Option<Arc<Grid>> {
+        let mut inner = self.lock();
+        let inner = &mut *inner;
+        let key = match inner.cache.get_key_value(grid) {
+            Some((key, _)) => key.clone(),
+            None => inner.running.get_key_value(grid)?.0.clone(),
+        };
+        *inner.pins.entry(key.clone()).or_default() += 1;
+        if let Some(cached) = inner.cache.get_mut(grid) {
+            cached.pinned = true;
+        }
+        Some(key)
+    }
+
+    pub fn unpin(&self, grid: &Arc<Grid>) {
+        let mut inner = self.lock();
+        let Some(pins) = inner.pins.get_mut(&**grid) else {
+            return;
+        };
+        *pins -= 1;
+        if *pins == 0 {
+            inner.pins.remove(&**grid);
+            if let Some(cached) = inner.cache.get_mut(&**grid) {
+                cached.pinned = false;
             }
             evict(&mut inner);
         }
@@ -268,14 +312,14 @@ fn cost(grid: &Grid, result: &SolveResult) -> usize {
     grid.walls.len() + held + ENTRY_OVERHEAD
 }
 
-/// Drops least recently used results until the cache fits its bounds.
+/// Drops least recently used unpinned results until the cache fits its bounds (or
+/// only pinned ones are left).
 fn evict(inner: &mut Inner) {
-    while inner.cache.len() > 1
-        && (inner.cached_bytes > CACHE_BYTES || inner.cache.len() > CACHE_ENTRIES)
-    {
+    while inner.cached_bytes > CACHE_BYTES || inner.cache.len() > CACHE_ENTRIES {
         let Some(oldest) = inner
             .cache
             .iter()
+            .filter(|(_, c)| !c.pinned)
             .min_by_key(|(_, c)| c.used)
             .map(|(grid, _)| grid.clone())
         else {
@@ -502,5 +546,33 @@ mod tests {
             solves.cache_size().1 <= CACHE_BYTES,
             "a re-solve is not counted twice"
         );
+    }
+
+    #[test]
+    fn pinned_results_are_never_evicted() {
+        let solves = Solves::new(None, None);
+        let (kept, result) = fake(64, 7);
+        solves.finish(&kept, 0, Some(result));
+        let key = solves.pin(&kept).expect("cached, so pinnable");
+        for seed in 0..CACHE_ENTRIES + 10 {
+            let (grid, result) = fake(65 + seed / 64, seed);
+            solves.finish(&grid, 0, Some(result));
+        }
+        // (Looked at without `peek`, which would make it the most recently used.)
+        assert!(
+            solves.lock().cache.contains_key(&*kept),
+            "pinned: still cached"
+        );
+        assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
+        solves.unpin(&key);
+        // Once unpinned it is an ordinary entry, the least recently used one.
+        let (grid, result) = fake(64, 8);
+        solves.finish(&grid, 0, Some(result));
+        assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
+        assert!(
+            solves.peek(&kept, limits()).is_none(),
+            "unpinned and oldest: evicted"
+        );
+        assert!(solves.pin(&kept).is_none(), "nothing left to pin");
     }
 }

@@ -17,7 +17,7 @@ use super::document::{Document, Documents};
 use super::position::{self, Encoding};
 use super::progress::Progress;
 use super::solves::{Limits, Lookup, Shared, SolveResult, Solves, Ticket};
-use crate::maze::{plural, Maze, ParsedFile};
+use crate::maze::{plural, Grid, Maze, ParsedFile};
 use crate::solver::Outcome;
 
 /// What the client said it can do, as far as the server cares.
@@ -43,6 +43,8 @@ pub struct State {
     settings: Mutex<Settings>,
     /// The task waiting to publish solver results for each document's latest version.
     waiters: Mutex<HashMap<Uri, AbortHandle>>,
+    /// The grids each document's current version keeps in the solve cache.
+    pins: Mutex<HashMap<Uri, Vec<Arc<Grid>>>>,
     /// Serialises publishing so that an older version can never overtake a newer one.
     publishing: tokio::sync::Mutex<()>,
 }
@@ -134,6 +136,7 @@ impl State {
             solves: Arc::new(Solves::new(Some(client), panic_on_cells)),
             settings: Mutex::default(),
             waiters: Mutex::default(),
+            pins: Mutex::default(),
             publishing: tokio::sync::Mutex::new(()),
         }
     }
@@ -142,6 +145,30 @@ impl State {
         self.settings
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn lock_pins(&self) -> MutexGuard<'_, HashMap<Uri, Vec<Arc<Grid>>>> {
+        self.pins
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Pins the grids `uri` uses now in the solve cache, and unpins those it used before.
+    fn repin(&self, uri: &Uri, grids: Option<&ParsedFile>) {
+        let pins: Vec<Arc<Grid>> = grids
+            .into_iter()
+            .flat_map(|parsed| &parsed.mazes)
+            .filter_map(|maze| maze.grid.as_ref())
+            .filter_map(|grid| self.solves.pin(grid))
+            .collect();
+        let previous = if pins.is_empty() {
+            self.lock_pins().remove(uri)
+        } else {
+            self.lock_pins().insert(uri.clone(), pins)
+        };
+        for grid in previous.into_iter().flatten() {
+            self.solves.unpin(&grid);
+        }
     }
 
     fn lock_waiters(&self) -> MutexGuard<'_, HashMap<Uri, AbortHandle>> {
@@ -220,6 +247,7 @@ impl State {
                 }
             })
             .collect();
+        self.repin(uri, Some(&document.parsed));
         let waiter = (!tickets.is_empty()).then(|| {
             let (state, client, uri, version) =
                 (self.clone(), client.clone(), uri.clone(), document.version);
@@ -249,6 +277,7 @@ impl State {
         if let Some(waiter) = self.lock_waiters().remove(uri) {
             waiter.abort();
         }
+        self.repin(uri, None);
     }
 
     /// Publishes the diagnostics of the document's current version, unless it is no
