@@ -9,7 +9,8 @@
 //! request; the request's id when it can be read, else `null`) and logs. A header
 //! block without a usable `Content-Length` is answered the same way and reading
 //! resumes at the next header, so a wrong length costs the messages it overlaps, not
-//! the session.
+//! the session. A `$/` request is answered "method not found" here (tower-lsp-server
+//! would leave it unanswered). The end of the input counts as `exit`.
 
 use std::io;
 
@@ -29,6 +30,7 @@ const MAX_BODY: usize = 1 << 30;
 const KEEP: usize = 1024;
 const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
+const METHOD_NOT_FOUND: i64 = -32601;
 
 /// Exactly what tower-lsp-server decodes a message as (its own type is private).
 #[derive(Deserialize)]
@@ -61,10 +63,15 @@ where
             Frame::Unframed(reason) => invalid(PARSE_ERROR, Value::Null, &reason),
         };
         if write_frame(&mut output, &body).await.is_err() {
-            break;
+            return;
         }
     }
+    // A client gone without `exit` must not leave the server waiting on it (for the
+    // answer to a request it sent, say) for ever.
+    let _ = write_frame(&mut output, EXIT).await;
 }
+
+const EXIT: &[u8] = br#"{"jsonrpc":"2.0","method":"exit"}"#;
 
 async fn write_frame<W: AsyncWrite + Unpin>(output: &mut W, body: &[u8]) -> io::Result<()> {
     let header = format!("Content-Length: {}\r\n\r\n", body.len());
@@ -168,8 +175,14 @@ fn checked(body: Vec<u8>) -> Vec<u8> {
             )
         }
     };
-    if serde_json::from_str::<Message>(text).is_ok() {
-        return body;
+    match serde_json::from_str::<Message>(text) {
+        Ok(Message::Request(request)) if is_dollar_request(&request) => {
+            let id = serde_json::to_value(request.id()).unwrap_or(Value::Null);
+            let method = request.method().escape_debug();
+            return invalid(METHOD_NOT_FOUND, id, &format!("unknown method `{method}`"));
+        }
+        Ok(_) => return body,
+        Err(_) => {}
     }
     match serde_json::from_str::<Value>(text) {
         Err(error) => invalid(PARSE_ERROR, Value::Null, &format!("invalid JSON: {error}")),
@@ -179,6 +192,12 @@ fn checked(body: Vec<u8>) -> Vec<u8> {
             "not a JSON-RPC 2.0 request, notification or response",
         ),
     }
+}
+
+/// A `$/` request: tower-lsp-server drops its "method not found" answer (meant for `$/`
+/// notifications only), so it would never be answered.
+fn is_dollar_request(request: &Request) -> bool {
+    request.method().starts_with("$/") && request.id().is_some()
 }
 
 /// The id of something meant as a request, when it is one JSON-RPC allows.
@@ -274,5 +293,12 @@ mod tests {
         assert_eq!(replacement(b"")["params"]["code"], PARSE_ERROR);
         let response_like = replacement(br#"{"jsonrpc":"1.0","id":7}"#);
         assert_eq!(response_like["id"], Value::Null);
+        let dollar = replacement(br#"{"jsonrpc":"2.0","id":"d","method":"$/x"}"#);
+        assert_eq!(
+            (&dollar["id"], &dollar["params"]["code"]),
+            (&json!("d"), &json!(METHOD_NOT_FOUND))
+        );
+        let notification = br#"{"jsonrpc":"2.0","method":"$/x"}"#;
+        assert_eq!(checked(notification.to_vec()), notification.to_vec());
     }
 }
