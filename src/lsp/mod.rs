@@ -21,6 +21,9 @@ mod state;
 mod symbols;
 mod transport;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
@@ -74,14 +77,17 @@ impl Backend {
 }
 
 /// Serves LSP over any byte streams (stdio in production, pipes in tests) until the
-/// client sends `exit` or closes the input.
-pub async fn serve<I, O>(input: I, output: O, options: Options)
+/// client sends `exit` or closes the input. Returns whether `shutdown` came first
+/// (LSP: the process then exits with 0, else with 1).
+pub async fn serve<I, O>(input: I, output: O, options: Options) -> bool
 where
     I: AsyncRead + Unpin,
     O: AsyncWrite,
 {
+    let shut_down = Arc::new(AtomicBool::new(false));
+    let flag = shut_down.clone();
     let (service, socket) =
-        LspService::build(|client| Backend::new(client, options.panic_on_cells))
+        LspService::build(move |client| Backend::new(client, options.panic_on_cells, flag))
             .custom_method(DOCUMENT_TEXT, Backend::document_text)
             .custom_method(transport::INVALID_MESSAGE, Backend::invalid_message)
             .finish();
@@ -96,19 +102,24 @@ where
         () = Server::new(framed, output, socket).serve(service) => {}
         () = pump => {}
     }
+    shut_down.load(Ordering::Relaxed)
 }
 
 const PIPE_BUFFER: usize = 1 << 16;
 
-/// `boxls lsp`: serves on stdin/stdout until the client exits.
-pub fn run_stdio() -> std::io::Result<()> {
+/// `boxls lsp`: serves on stdin/stdout until the client exits; whether it shut down
+/// first.
+pub fn run_stdio() -> std::io::Result<bool> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(serve(
+    let shut_down = runtime.block_on(serve(
         tokio::io::stdin(),
         tokio::io::stdout(),
         Options::default(),
     ));
-    Ok(())
+    // Neither a read of a stdin the client keeps open nor a solve still running may
+    // hold up the exit.
+    runtime.shutdown_background();
+    Ok(shut_down)
 }

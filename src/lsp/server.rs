@@ -1,6 +1,7 @@
 //! The `LanguageServer` implementation: lifecycle, document sync, configuration, and
 //! dispatch of each request to its feature module.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -17,13 +18,20 @@ use super::{code_lens, hover, inlay_hints, semantic_tokens, symbols};
 pub struct Backend {
     client: Client,
     state: Arc<State>,
+    /// Set by `shutdown`: whether `exit` is a clean one.
+    shut_down: Arc<AtomicBool>,
 }
 
 impl Backend {
-    pub fn new(client: Client, panic_on_cells: Option<usize>) -> Backend {
+    pub fn new(
+        client: Client,
+        panic_on_cells: Option<usize>,
+        shut_down: Arc<AtomicBool>,
+    ) -> Backend {
         Backend {
             state: Arc::new(State::new(client.clone(), panic_on_cells)),
             client,
+            shut_down,
         }
     }
 
@@ -176,6 +184,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.shut_down.store(true, Ordering::Relaxed);
         Ok(())
     }
 
