@@ -150,16 +150,24 @@ impl Solves {
     }
 
     /// The result for a maze, or a ticket for a solve started (or joined) now.
+    /// Either way the maze is pinned, atomically with the lookup (so no eviction comes
+    /// in between), until [`Solves::unpin`] with the returned key.
     pub fn lookup(
         self: &Arc<Self>,
         grid: &Grid,
         limits: Limits,
         progress: Option<Progress>,
-    ) -> Lookup {
-        if self.peek(grid, limits).is_some() {
-            return Lookup::Ready;
+    ) -> (Lookup, Option<Arc<Grid>>) {
+        if too_large(grid, limits).is_some() {
+            return (Lookup::Ready, None);
         }
         let mut inner = self.lock();
+        inner.clock += 1;
+        let clock = inner.clock;
+        if let Some(cached) = inner.cache.get_mut(grid) {
+            cached.used = clock;
+            return (Lookup::Ready, inner.pin(grid));
+        }
         if let Some(running) = inner.running.get_mut(grid) {
             if !running.cancel.load(Ordering::Relaxed) {
                 running.interest += 1;
@@ -169,7 +177,7 @@ impl Solves {
                     id: running.id,
                     done: running.done.clone(),
                 };
-                return Lookup::Pending(ticket);
+                return (Lookup::Pending(ticket), inner.pin(grid));
             }
         }
         let grid = Arc::new(grid.clone());
@@ -186,6 +194,7 @@ impl Solves {
                 done: done.clone(),
             },
         );
+        let key = inner.pin(&grid);
         drop(inner);
         let job = Job {
             solves: self.clone(),
@@ -196,12 +205,13 @@ impl Solves {
             progress,
         };
         tokio::spawn(job.run(sender));
-        Lookup::Pending(Ticket {
+        let ticket = Ticket {
             solves: self.clone(),
             grid,
             id,
             done,
-        })
+        };
+        (Lookup::Pending(ticket), key)
     }
 
     /// Forgets results that depend on limits (after a configuration change).
@@ -241,22 +251,6 @@ impl Solves {
         }
     }
 
-    /// Keeps a grid's result (cached, or to come from its running solve) from eviction
-    /// until [`Solves::unpin`]; the key to unpin with, `None` if there is nothing to keep.
-    pub fn pin(&self, grid: &Grid) -> Option<Arc<Grid>> {
-        let mut inner = self.lock();
-        let inner = &mut *inner;
-        let key = match inner.cache.get_key_value(grid) {
-            Some((key, _)) => key.clone(),
-            None => inner.running.get_key_value(grid)?.0.clone(),
-        };
-        *inner.pins.entry(key.clone()).or_default() += 1;
-        if let Some(cached) = inner.cache.get_mut(grid) {
-            cached.pinned = true;
-        }
-        Some(key)
-    }
-
     pub fn unpin(&self, grid: &Arc<Grid>) {
         let mut inner = self.lock();
         let Some(pins) = inner.pins.get_mut(&**grid) else {
@@ -292,6 +286,22 @@ impl Solves {
     fn cache_size(&self) -> (usize, usize) {
         let inner = self.lock();
         (inner.cache.len(), inner.cached_bytes)
+    }
+}
+
+impl Inner {
+    /// Keeps a grid's result (cached, or to come from its running solve) from eviction
+    /// until [`Solves::unpin`]; the key to unpin with, `None` if there is nothing to keep.
+    fn pin(&mut self, grid: &Grid) -> Option<Arc<Grid>> {
+        let key = match self.cache.get_key_value(grid) {
+            Some((key, _)) => key.clone(),
+            None => self.running.get_key_value(grid)?.0.clone(),
+        };
+        *self.pins.entry(key.clone()).or_default() += 1;
+        if let Some(cached) = self.cache.get_mut(grid) {
+            cached.pinned = true;
+        }
+        Some(key)
     }
 }
 
@@ -458,14 +468,14 @@ mod tests {
     async fn solves_once_and_caches_by_content() {
         let solves = Arc::new(Solves::new(None, None));
         let maze = grid(&["SB....T"]);
-        let Lookup::Pending(ticket) = solves.lookup(&maze, limits(), None) else {
+        let (Lookup::Pending(ticket), Some(_)) = solves.lookup(&maze, limits(), None) else {
             panic!("first lookup must start a solve");
         };
         let result = ticket.wait().await.expect("solved");
         assert!(matches!(&*result, SolveResult::Done(_)));
         assert!(matches!(
             solves.lookup(&maze, limits(), None),
-            Lookup::Ready
+            (Lookup::Ready, Some(_))
         ));
         assert_eq!(solves.running(), 0);
     }
@@ -479,7 +489,7 @@ mod tests {
         };
         assert!(matches!(
             solves.lookup(&grid(&["SB....T"]), small, None),
-            Lookup::Ready
+            (Lookup::Ready, None)
         ));
         let result = solves
             .peek(&grid(&["SB....T"]), small)
@@ -490,7 +500,8 @@ mod tests {
     #[tokio::test]
     async fn an_injected_panic_becomes_a_failure() {
         let solves = Arc::new(Solves::new(None, Some(7)));
-        let Lookup::Pending(ticket) = solves.lookup(&grid(&["SB....T"]), limits(), None) else {
+        let (Lookup::Pending(ticket), _) = solves.lookup(&grid(&["SB....T"]), limits(), None)
+        else {
             panic!("must start a solve");
         };
         let result = ticket.wait().await.expect("finished");
@@ -553,7 +564,7 @@ mod tests {
         let solves = Solves::new(None, None);
         let (kept, result) = fake(64, 7);
         solves.finish(&kept, 0, Some(result));
-        let key = solves.pin(&kept).expect("cached, so pinnable");
+        let key = solves.lock().pin(&kept).expect("cached, so pinnable");
         for seed in 0..CACHE_ENTRIES + 10 {
             let (grid, result) = fake(65 + seed / 64, seed);
             solves.finish(&grid, 0, Some(result));
@@ -573,6 +584,6 @@ mod tests {
             solves.peek(&kept, limits()).is_none(),
             "unpinned and oldest: evicted"
         );
-        assert!(solves.pin(&kept).is_none(), "nothing left to pin");
+        assert!(solves.lock().pin(&kept).is_none(), "nothing left to pin");
     }
 }

@@ -153,14 +153,9 @@ impl State {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Pins the grids `uri` uses now in the solve cache, and unpins those it used before.
-    fn repin(&self, uri: &Uri, grids: Option<&ParsedFile>) {
-        let pins: Vec<Arc<Grid>> = grids
-            .into_iter()
-            .flat_map(|parsed| &parsed.mazes)
-            .filter_map(|maze| maze.grid.as_ref())
-            .filter_map(|grid| self.solves.pin(grid))
-            .collect();
+    /// Records the grids `uri` has pinned in the solve cache now, and unpins those it
+    /// pinned before.
+    fn repin(&self, uri: &Uri, pins: Vec<Arc<Grid>>) {
         let previous = if pins.is_empty() {
             self.lock_pins().remove(uri)
         } else {
@@ -231,6 +226,7 @@ impl State {
         let document = self.documents.get(uri)?;
         let settings = self.settings();
         let limits = Self::limits(&settings.config);
+        let mut pins = Vec::new();
         let tickets: Vec<Ticket> = document
             .parsed
             .mazes
@@ -241,13 +237,15 @@ impl State {
                     .support
                     .progress
                     .then(|| Progress::new(client.clone()));
-                match self.solves.lookup(grid, limits, progress) {
+                let (lookup, pin) = self.solves.lookup(grid, limits, progress);
+                pins.extend(pin);
+                match lookup {
                     Lookup::Ready => None,
                     Lookup::Pending(ticket) => Some(ticket),
                 }
             })
             .collect();
-        self.repin(uri, Some(&document.parsed));
+        self.repin(uri, pins);
         let waiter = (!tickets.is_empty()).then(|| {
             let (state, client, uri, version) =
                 (self.clone(), client.clone(), uri.clone(), document.version);
@@ -277,7 +275,7 @@ impl State {
         if let Some(waiter) = self.lock_waiters().remove(uri) {
             waiter.abort();
         }
-        self.repin(uri, None);
+        self.repin(uri, Vec::new());
     }
 
     /// Publishes the diagnostics of the document's current version, unless it is no
