@@ -12,6 +12,7 @@ mod diagnostics;
 mod document;
 mod hover;
 mod inlay_hints;
+mod memory;
 pub mod position;
 mod progress;
 mod semantic_tokens;
@@ -91,21 +92,25 @@ where
             .custom_method(DOCUMENT_TEXT, Backend::document_text)
             .custom_method(transport::INVALID_MESSAGE, Backend::invalid_message)
             .finish();
-    // Every message goes through `transport::pump` first, which closes the pipe at the
-    // end of the input; the server then finishes what it has and returns.
+    // Every message goes through `transport::pump` first, which stops after `exit`
+    // (or the end of the input, which it passes on as `exit`).
     let (framed, pipe) = tokio::io::duplex(PIPE_BUFFER);
-    let pump = async {
-        transport::pump(input, pipe).await;
-        std::future::pending::<()>().await;
+    let server = Server::new(framed, output, socket).serve(service);
+    tokio::pin!(server);
+    let exiting = tokio::select! {
+        () = &mut server => false,
+        () = transport::pump(input, pipe) => true,
     };
-    tokio::select! {
-        () = Server::new(framed, output, socket).serve(service) => {}
-        () = pump => {}
+    if exiting {
+        // tower-lsp-server waits for every handler, and one may be waiting for an
+        // answer from a client that is gone: give them a moment, no more.
+        let _ = tokio::time::timeout(EXIT_GRACE, server).await;
     }
     shut_down.load(Ordering::Relaxed)
 }
 
 const PIPE_BUFFER: usize = 1 << 16;
+const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// `boxls lsp`: serves on stdin/stdout until the client exits; whether it shut down
 /// first.

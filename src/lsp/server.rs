@@ -225,6 +225,9 @@ impl LanguageServer for Backend {
         self.state.documents.close(&uri);
         self.state.forget(&uri);
         self.state.publish_closed(&self.client, &uri).await;
+        if self.state.documents.is_empty() {
+            super::memory::release_free_memory();
+        }
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {

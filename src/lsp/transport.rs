@@ -10,7 +10,8 @@
 //! block without a usable `Content-Length` is answered the same way and reading
 //! resumes at the next header, so a wrong length costs the messages it overlaps, not
 //! the session. A `$/` request is answered "method not found" here (tower-lsp-server
-//! would leave it unanswered). The end of the input counts as `exit`.
+//! would leave it unanswered). The end of the input counts as `exit`; after `exit`
+//! nothing more is read.
 
 use std::io;
 
@@ -49,8 +50,9 @@ enum Frame {
     Unframed(String),
 }
 
-/// Copies messages from `input` to `output` until either ends, replacing every
-/// message tower-lsp-server could not decode with an [`INVALID_MESSAGE`] request.
+/// Copies messages from `input` to `output` until either ends or `exit` has been
+/// passed on, replacing every message tower-lsp-server could not decode with an
+/// [`INVALID_MESSAGE`] request.
 pub async fn pump<I, W>(input: I, mut output: W)
 where
     I: AsyncRead + Unpin,
@@ -58,11 +60,11 @@ where
 {
     let mut input = BufReader::new(input);
     while let Ok(Some(frame)) = next_frame(&mut input).await {
-        let body = match frame {
+        let (body, exit) = match frame {
             Frame::Body(body) => checked(body),
-            Frame::Unframed(reason) => invalid(PARSE_ERROR, Value::Null, &reason),
+            Frame::Unframed(reason) => (invalid(PARSE_ERROR, Value::Null, &reason), false),
         };
-        if write_frame(&mut output, &body).await.is_err() {
+        if write_frame(&mut output, &body).await.is_err() || exit {
             return;
         }
     }
@@ -163,35 +165,39 @@ async fn read_body<R: AsyncBufRead + Unpin>(
     Ok((body.len() == n).then_some(body))
 }
 
-/// The body itself when tower-lsp-server can decode it, else its replacement.
-fn checked(body: Vec<u8>) -> Vec<u8> {
+/// The body itself when tower-lsp-server can decode it, else its replacement; and
+/// whether it is `exit`.
+fn checked(body: Vec<u8>) -> (Vec<u8>, bool) {
     let text = match std::str::from_utf8(&body) {
         Ok(text) => text,
         Err(error) => {
-            return invalid(
-                PARSE_ERROR,
-                Value::Null,
-                &format!("the message is not UTF-8: {error}"),
-            )
+            let message = format!("the message is not UTF-8: {error}");
+            return (invalid(PARSE_ERROR, Value::Null, &message), false);
         }
     };
     match serde_json::from_str::<Message>(text) {
         Ok(Message::Request(request)) if is_dollar_request(&request) => {
             let id = serde_json::to_value(request.id()).unwrap_or(Value::Null);
             let method = request.method().escape_debug();
-            return invalid(METHOD_NOT_FOUND, id, &format!("unknown method `{method}`"));
+            let message = format!("unknown method `{method}`");
+            return (invalid(METHOD_NOT_FOUND, id, &message), false);
         }
-        Ok(_) => return body,
+        Ok(Message::Request(request)) => {
+            let exit = request.method() == "exit";
+            return (body, exit);
+        }
+        Ok(Message::Response(_)) => return (body, false),
         Err(_) => {}
     }
-    match serde_json::from_str::<Value>(text) {
+    let replacement = match serde_json::from_str::<Value>(text) {
         Err(error) => invalid(PARSE_ERROR, Value::Null, &format!("invalid JSON: {error}")),
         Ok(value) => invalid(
             INVALID_REQUEST,
             request_id(&value),
             "not a JSON-RPC 2.0 request, notification or response",
         ),
-    }
+    };
+    (replacement, false)
 }
 
 /// A `$/` request: tower-lsp-server drops its "method not found" answer (meant for `$/`
@@ -274,13 +280,15 @@ mod tests {
     }
 
     fn replacement(body: &[u8]) -> Value {
-        serde_json::from_slice(&checked(body.to_vec())).expect("JSON")
+        serde_json::from_slice(&checked(body.to_vec()).0).expect("JSON")
     }
 
     #[test]
     fn valid_messages_pass_and_invalid_ones_are_replaced() {
         let ok = br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#;
-        assert_eq!(checked(ok.to_vec()), ok.to_vec());
+        assert_eq!(checked(ok.to_vec()), (ok.to_vec(), false));
+        let exit = br#"{"jsonrpc":"2.0","method":"exit"}"#;
+        assert_eq!(checked(exit.to_vec()), (exit.to_vec(), true));
         let bad_json = replacement(b"{\"jsonrpc\":");
         assert_eq!(bad_json["method"], INVALID_MESSAGE);
         assert_eq!(bad_json["params"]["code"], PARSE_ERROR);
@@ -299,6 +307,9 @@ mod tests {
             (&json!("d"), &json!(METHOD_NOT_FOUND))
         );
         let notification = br#"{"jsonrpc":"2.0","method":"$/x"}"#;
-        assert_eq!(checked(notification.to_vec()), notification.to_vec());
+        assert_eq!(
+            checked(notification.to_vec()),
+            (notification.to_vec(), false)
+        );
     }
 }
