@@ -265,11 +265,11 @@ fn slow_maze(size: usize, marker: char) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_during_a_slow_solve_never_publishes_the_stale_result() {
     let (mut client, _) = Client::initialized(false).await;
-    let first = slow_maze(700, '.');
+    let first = slow_maze(1500, '.');
     client.open(&first, 1).await;
     // Structural diagnostics for version 1 come at once (none), the solve is running.
     assert_eq!(client.diagnostics_for(1).await, json!([]));
-    let second = slow_maze(700, '#');
+    let second = slow_maze(1500, '#');
     client
         .notify(
             "textDocument/didChange",

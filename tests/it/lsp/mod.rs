@@ -3,6 +3,7 @@
 pub mod client;
 mod edits;
 mod features;
+mod process;
 mod robust;
 
 use serde_json::{json, Value};

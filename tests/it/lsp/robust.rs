@@ -400,7 +400,7 @@ async fn a_one_megabyte_line() {
 }
 
 /// Distinct generated mazes, rendered as a file of at least `bytes` bytes.
-fn big_file(seed: u64, bytes: usize) -> String {
+pub fn big_file(seed: u64, bytes: usize) -> String {
     let mut rng = Rng::new(seed);
     let mut text = String::with_capacity(bytes + 1024);
     while text.len() < bytes {
@@ -411,7 +411,7 @@ fn big_file(seed: u64, bytes: usize) -> String {
 }
 
 /// Waits until no inlay hint of `uri` says `solving…`; returns the hints.
-async fn settled_hints_of(client: &mut Client, uri: &str) -> Value {
+pub async fn settled_hints_of(client: &mut Client, uri: &str) -> Value {
     for _ in 0..1200 {
         let hints = client
             .request(
