@@ -69,10 +69,16 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// LSP: exit code 0 after `shutdown` then `exit`, 1 when the client exits or goes
+/// away without `shutdown`.
 fn serve_lsp() -> Result<ExitCode, Failure> {
-    crate::lsp::run_stdio()
+    let shut_down = crate::lsp::run_stdio()
         .map_err(|e| Failure::Message(format!("cannot start the language server: {e}")))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(if shut_down {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 enum Failure {

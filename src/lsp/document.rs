@@ -122,6 +122,10 @@ impl Documents {
         self.lock().get(uri).cloned()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
     pub fn uris(&self) -> Vec<Uri> {
         self.lock().keys().cloned().collect()
     }

@@ -12,6 +12,7 @@ mod diagnostics;
 mod document;
 mod hover;
 mod inlay_hints;
+mod memory;
 pub mod position;
 mod progress;
 mod semantic_tokens;
@@ -19,11 +20,15 @@ mod server;
 mod solves;
 mod state;
 mod symbols;
+mod transport;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::TextDocumentIdentifier;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{MessageType, TextDocumentIdentifier};
 use tower_lsp_server::{LspService, Server};
 
 pub use server::Backend;
@@ -44,34 +49,81 @@ struct DocumentTextParams {
     text_document: TextDocumentIdentifier,
 }
 
+/// What [`transport`] found wrong with a message it could not pass on.
+#[derive(Deserialize)]
+struct InvalidMessageParams {
+    code: i64,
+    message: String,
+}
+
 impl Backend {
     async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
         self.text(&params.text_document.uri)
     }
+
+    /// Answers a message the transport could not decode with its JSON-RPC error.
+    async fn invalid_message(&self, params: InvalidMessageParams) -> Result<()> {
+        self.log(
+            MessageType::ERROR,
+            format!("ignored an invalid message: {}", params.message),
+        )
+        .await;
+        Err(Error {
+            code: ErrorCode::from(params.code),
+            message: params.message.into(),
+            data: None,
+        })
+    }
 }
 
-/// Serves LSP over any byte streams (stdio in production, pipes in tests).
-pub async fn serve<I, O>(input: I, output: O, options: Options)
+/// Serves LSP over any byte streams (stdio in production, pipes in tests) until the
+/// client sends `exit` or closes the input. Returns whether `shutdown` came first
+/// (LSP: the process then exits with 0, else with 1).
+pub async fn serve<I, O>(input: I, output: O, options: Options) -> bool
 where
     I: AsyncRead + Unpin,
     O: AsyncWrite,
 {
+    let shut_down = Arc::new(AtomicBool::new(false));
+    let flag = shut_down.clone();
     let (service, socket) =
-        LspService::build(|client| Backend::new(client, options.panic_on_cells))
+        LspService::build(move |client| Backend::new(client, options.panic_on_cells, flag))
             .custom_method(DOCUMENT_TEXT, Backend::document_text)
+            .custom_method(transport::INVALID_MESSAGE, Backend::invalid_message)
             .finish();
-    Server::new(input, output, socket).serve(service).await;
+    // Every message goes through `transport::pump` first, which stops after `exit`
+    // (or the end of the input, which it passes on as `exit`).
+    let (framed, pipe) = tokio::io::duplex(PIPE_BUFFER);
+    let server = Server::new(framed, output, socket).serve(service);
+    tokio::pin!(server);
+    let exiting = tokio::select! {
+        () = &mut server => false,
+        () = transport::pump(input, pipe) => true,
+    };
+    if exiting {
+        // tower-lsp-server waits for every handler, and one may be waiting for an
+        // answer from a client that is gone: give them a moment, no more.
+        let _ = tokio::time::timeout(EXIT_GRACE, server).await;
+    }
+    shut_down.load(Ordering::Relaxed)
 }
 
-/// `boxls lsp`: serves on stdin/stdout until the client exits.
-pub fn run_stdio() -> std::io::Result<()> {
+const PIPE_BUFFER: usize = 1 << 16;
+const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// `boxls lsp`: serves on stdin/stdout until the client exits; whether it shut down
+/// first.
+pub fn run_stdio() -> std::io::Result<bool> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(serve(
+    let shut_down = runtime.block_on(serve(
         tokio::io::stdin(),
         tokio::io::stdout(),
         Options::default(),
     ));
-    Ok(())
+    // Neither a read of a stdin the client keeps open nor a solve still running may
+    // hold up the exit.
+    runtime.shutdown_background();
+    Ok(shut_down)
 }

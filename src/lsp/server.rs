@@ -1,6 +1,7 @@
 //! The `LanguageServer` implementation: lifecycle, document sync, configuration, and
 //! dispatch of each request to its feature module.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -17,13 +18,20 @@ use super::{code_lens, hover, inlay_hints, semantic_tokens, symbols};
 pub struct Backend {
     client: Client,
     state: Arc<State>,
+    /// Set by `shutdown`: whether `exit` is a clean one.
+    shut_down: Arc<AtomicBool>,
 }
 
 impl Backend {
-    pub fn new(client: Client, panic_on_cells: Option<usize>) -> Backend {
+    pub fn new(
+        client: Client,
+        panic_on_cells: Option<usize>,
+        shut_down: Arc<AtomicBool>,
+    ) -> Backend {
         Backend {
+            state: Arc::new(State::new(client.clone(), panic_on_cells)),
             client,
-            state: Arc::new(State::new(panic_on_cells)),
+            shut_down,
         }
     }
 
@@ -41,6 +49,11 @@ impl Backend {
             data: None,
         })?;
         Ok(document.text.to_string())
+    }
+
+    /// A `window/logMessage` to the client.
+    pub(super) async fn log(&self, kind: MessageType, message: String) {
+        self.client.log_message(kind, message).await;
     }
 
     /// Re-solves and republishes after a change; the synchronous part runs before the
@@ -179,6 +192,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.shut_down.store(true, Ordering::Relaxed);
         Ok(())
     }
 
@@ -219,6 +233,9 @@ impl LanguageServer for Backend {
         self.state.documents.close(&uri);
         self.state.forget(&uri);
         self.state.publish_closed(&self.client, &uri).await;
+        if self.state.documents.is_empty() {
+            super::memory::release_free_memory();
+        }
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {

@@ -2,6 +2,10 @@
 //! only the maze it touched), one shared job per maze however many documents want it,
 //! cancelled as soon as nobody does, stopped at the configured time limit, and
 //! reported with `$/progress` when slow.
+//!
+//! The cache keeps every result an open document uses (its mazes are *pinned*) and,
+//! beyond those, at most [`CACHE_BYTES`] and [`CACHE_ENTRIES`] of the most recently
+//! used others.
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -10,10 +14,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{watch, Semaphore};
+use tower_lsp_server::ls_types::MessageType;
+use tower_lsp_server::Client;
 
 use super::progress::Progress;
 use crate::maze::Grid;
-use crate::solver::{self, Analysis};
+use crate::solver::{self, Analysis, Outcome};
 
 /// What became of a maze's solve.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,13 +41,18 @@ pub struct Limits {
 /// Shown as progress once a solve has run this long.
 const PROGRESS_AFTER: Duration = Duration::from_millis(200);
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
-/// The cache holds at most this many cells' worth of mazes.
-const CACHE_CELLS: usize = 64 << 20;
+/// The cache holds at most this many bytes of mazes and results (see [`cost`]) ...
+const CACHE_BYTES: usize = 128 << 20;
+/// ... in at most this many entries.
 const CACHE_ENTRIES: usize = 20_000;
+/// What an entry costs besides its grid and result: map slot, `Arc`s, headers.
+const ENTRY_OVERHEAD: usize = 256;
 
 pub struct Solves {
     inner: Mutex<Inner>,
     permits: Semaphore,
+    /// Where a failed solve is logged (`window/logMessage`).
+    log: Option<Client>,
     /// A test hook: mazes of exactly this many cells panic inside the solve.
     panic_on_cells: Option<usize>,
 }
@@ -49,15 +60,20 @@ pub struct Solves {
 #[derive(Default)]
 struct Inner {
     cache: HashMap<Arc<Grid>, Cached>,
-    cached_cells: usize,
+    /// The sum of the entries' `cost`.
+    cached_bytes: usize,
     clock: u64,
     running: HashMap<Arc<Grid>, Running>,
     next_id: u64,
+    /// How many open document versions use each grid; pinned results are never evicted.
+    pins: HashMap<Arc<Grid>, usize>,
 }
 
 struct Cached {
     result: Shared,
     used: u64,
+    cost: usize,
+    pinned: bool,
 }
 
 struct Running {
@@ -104,11 +120,12 @@ impl Drop for Ticket {
 }
 
 impl Solves {
-    pub fn new(panic_on_cells: Option<usize>) -> Solves {
+    pub fn new(log: Option<Client>, panic_on_cells: Option<usize>) -> Solves {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
         Solves {
             inner: Mutex::default(),
             permits: Semaphore::new(workers),
+            log,
             panic_on_cells,
         }
     }
@@ -133,16 +150,24 @@ impl Solves {
     }
 
     /// The result for a maze, or a ticket for a solve started (or joined) now.
+    /// Either way the maze is pinned, atomically with the lookup (so no eviction comes
+    /// in between), until [`Solves::unpin`] with the returned key.
     pub fn lookup(
         self: &Arc<Self>,
         grid: &Grid,
         limits: Limits,
         progress: Option<Progress>,
-    ) -> Lookup {
-        if self.peek(grid, limits).is_some() {
-            return Lookup::Ready;
+    ) -> (Lookup, Option<Arc<Grid>>) {
+        if too_large(grid, limits).is_some() {
+            return (Lookup::Ready, None);
         }
         let mut inner = self.lock();
+        inner.clock += 1;
+        let clock = inner.clock;
+        if let Some(cached) = inner.cache.get_mut(grid) {
+            cached.used = clock;
+            return (Lookup::Ready, inner.pin(grid));
+        }
         if let Some(running) = inner.running.get_mut(grid) {
             if !running.cancel.load(Ordering::Relaxed) {
                 running.interest += 1;
@@ -152,7 +177,7 @@ impl Solves {
                     id: running.id,
                     done: running.done.clone(),
                 };
-                return Lookup::Pending(ticket);
+                return (Lookup::Pending(ticket), inner.pin(grid));
             }
         }
         let grid = Arc::new(grid.clone());
@@ -169,6 +194,7 @@ impl Solves {
                 done: done.clone(),
             },
         );
+        let key = inner.pin(&grid);
         drop(inner);
         let job = Job {
             solves: self.clone(),
@@ -179,12 +205,13 @@ impl Solves {
             progress,
         };
         tokio::spawn(job.run(sender));
-        Lookup::Pending(Ticket {
+        let ticket = Ticket {
             solves: self.clone(),
             grid,
             id,
             done,
-        })
+        };
+        (Lookup::Pending(ticket), key)
     }
 
     /// Forgets results that depend on limits (after a configuration change).
@@ -193,7 +220,7 @@ impl Solves {
         inner
             .cache
             .retain(|_, cached| !matches!(*cached.result, SolveResult::TimedOut { .. }));
-        inner.cached_cells = inner.cache.keys().map(|grid| grid.cell_count()).sum();
+        inner.cached_bytes = inner.cache.values().map(|cached| cached.cost).sum();
     }
 
     fn finish(&self, grid: &Arc<Grid>, id: u64, result: Option<Shared>) {
@@ -208,9 +235,45 @@ impl Solves {
         if let Some(result) = result {
             inner.clock += 1;
             let used = inner.clock;
-            inner.cached_cells += grid.cell_count();
-            inner.cache.insert(grid.clone(), Cached { result, used });
+            let cost = cost(grid, &result);
+            let pinned = inner.pins.contains_key(&**grid);
+            let cached = Cached {
+                result,
+                used,
+                cost,
+                pinned,
+            };
+            inner.cached_bytes += cost;
+            if let Some(replaced) = inner.cache.insert(grid.clone(), cached) {
+                inner.cached_bytes -= replaced.cost;
+            }
             evict(&mut inner);
+        }
+    }
+
+    pub fn unpin(&self, grid: &Arc<Grid>) {
+        let mut inner = self.lock();
+        let Some(pins) = inner.pins.get_mut(&**grid) else {
+            return;
+        };
+        *pins -= 1;
+        if *pins == 0 {
+            inner.pins.remove(&**grid);
+            if let Some(cached) = inner.cache.get_mut(&**grid) {
+                cached.pinned = false;
+            }
+            evict(&mut inner);
+        }
+    }
+
+    /// Logs a failed solve once, where it happened.
+    async fn log_failure(&self, grid: &Grid, message: &str) {
+        if let Some(client) = &self.log {
+            let text = format!(
+                "the solver failed on a {}×{} maze: {message}; please report this maze",
+                grid.rows, grid.cols
+            );
+            client.log_message(MessageType::ERROR, text).await;
         }
     }
 
@@ -218,23 +281,63 @@ impl Solves {
     fn running(&self) -> usize {
         self.lock().running.len()
     }
+
+    #[cfg(test)]
+    fn cache_size(&self) -> (usize, usize) {
+        let inner = self.lock();
+        (inner.cache.len(), inner.cached_bytes)
+    }
 }
 
-/// Drops least recently used results until the cache fits its bounds.
+impl Inner {
+    /// Keeps a grid's result (cached, or to come from its running solve) from eviction
+    /// until [`Solves::unpin`]; the key to unpin with, `None` if there is nothing to keep.
+    fn pin(&mut self, grid: &Grid) -> Option<Arc<Grid>> {
+        let key = match self.cache.get_key_value(grid) {
+            Some((key, _)) => key.clone(),
+            None => self.running.get_key_value(grid)?.0.clone(),
+        };
+        *self.pins.entry(key.clone()).or_default() += 1;
+        if let Some(cached) = self.cache.get_mut(grid) {
+            cached.pinned = true;
+        }
+        Some(key)
+    }
+}
+
+/// Approximate heap bytes a cache entry holds: its own copy of the grid, the dead
+/// squares and the move string (which can be longer than the maze has cells).
+fn cost(grid: &Grid, result: &SolveResult) -> usize {
+    let held = match result {
+        SolveResult::Done(analysis) => {
+            let path = match &analysis.outcome {
+                Outcome::Solved(solution) => solution.path.len(),
+                Outcome::Unsolvable(_) => 0,
+            };
+            analysis.dead.len() + path
+        }
+        SolveResult::Failed(message) => message.len(),
+        SolveResult::TooLarge { .. } | SolveResult::TimedOut { .. } => 0,
+    };
+    grid.walls.len() + held + ENTRY_OVERHEAD
+}
+
+/// Drops least recently used unpinned results until the cache fits its bounds (or
+/// only pinned ones are left).
 fn evict(inner: &mut Inner) {
-    while inner.cache.len() > 1
-        && (inner.cached_cells > CACHE_CELLS || inner.cache.len() > CACHE_ENTRIES)
-    {
+    while inner.cached_bytes > CACHE_BYTES || inner.cache.len() > CACHE_ENTRIES {
         let Some(oldest) = inner
             .cache
             .iter()
+            .filter(|(_, c)| !c.pinned)
             .min_by_key(|(_, c)| c.used)
             .map(|(grid, _)| grid.clone())
         else {
             break;
         };
-        inner.cache.remove(&oldest);
-        inner.cached_cells -= oldest.cell_count();
+        if let Some(evicted) = inner.cache.remove(&oldest) {
+            inner.cached_bytes -= evicted.cost;
+        }
     }
 }
 
@@ -262,6 +365,9 @@ impl Job {
     async fn run(self, sender: watch::Sender<Option<Shared>>) {
         let result = self.solve().await;
         self.solves.finish(&self.grid, self.id, result.clone());
+        if let Some(SolveResult::Failed(message)) = result.as_deref() {
+            self.solves.log_failure(&self.grid, message).await;
+        }
         if result.is_some() {
             // Nobody listening is fine: the result is cached.
             let _ = sender.send(result);
@@ -360,30 +466,30 @@ mod tests {
 
     #[tokio::test]
     async fn solves_once_and_caches_by_content() {
-        let solves = Arc::new(Solves::new(None));
+        let solves = Arc::new(Solves::new(None, None));
         let maze = grid(&["SB....T"]);
-        let Lookup::Pending(ticket) = solves.lookup(&maze, limits(), None) else {
+        let (Lookup::Pending(ticket), Some(_)) = solves.lookup(&maze, limits(), None) else {
             panic!("first lookup must start a solve");
         };
         let result = ticket.wait().await.expect("solved");
         assert!(matches!(&*result, SolveResult::Done(_)));
         assert!(matches!(
             solves.lookup(&maze, limits(), None),
-            Lookup::Ready
+            (Lookup::Ready, Some(_))
         ));
         assert_eq!(solves.running(), 0);
     }
 
     #[tokio::test]
     async fn too_large_is_answered_without_solving() {
-        let solves = Arc::new(Solves::new(None));
+        let solves = Arc::new(Solves::new(None, None));
         let small = Limits {
             max_cells: 3,
             ..limits()
         };
         assert!(matches!(
             solves.lookup(&grid(&["SB....T"]), small, None),
-            Lookup::Ready
+            (Lookup::Ready, None)
         ));
         let result = solves
             .peek(&grid(&["SB....T"]), small)
@@ -393,11 +499,91 @@ mod tests {
 
     #[tokio::test]
     async fn an_injected_panic_becomes_a_failure() {
-        let solves = Arc::new(Solves::new(Some(7)));
-        let Lookup::Pending(ticket) = solves.lookup(&grid(&["SB....T"]), limits(), None) else {
+        let solves = Arc::new(Solves::new(None, Some(7)));
+        let (Lookup::Pending(ticket), _) = solves.lookup(&grid(&["SB....T"]), limits(), None)
+        else {
             panic!("must start a solve");
         };
         let result = ticket.wait().await.expect("finished");
         assert_eq!(*result, SolveResult::Failed("injected solver panic".into()));
+    }
+
+    fn fake(cells: usize, seed: usize) -> (Arc<Grid>, Shared) {
+        let mut walls = vec![false; cells];
+        walls[seed % cells] = true;
+        let grid = Grid {
+            rows: 1,
+            cols: cells,
+            walls,
+            player: 0,
+            boxed: 1,
+            target: 2,
+        };
+        let analysis = Analysis {
+            outcome: Outcome::Unsolvable(solver::Reason::TargetUnreachable),
+            dead: vec![false; cells],
+        };
+        (Arc::new(grid), Arc::new(SolveResult::Done(analysis)))
+    }
+
+    #[test]
+    fn the_cache_is_bounded_in_entries_and_bytes() {
+        let solves = Solves::new(None, None);
+        for seed in 0..CACHE_ENTRIES + 500 {
+            let (grid, result) = fake(64 + seed / 64, seed);
+            solves.finish(&grid, 0, Some(result));
+        }
+        let (entries, bytes) = solves.cache_size();
+        assert_eq!(entries, CACHE_ENTRIES);
+        assert!(bytes <= CACHE_BYTES);
+        for seed in 0..20 {
+            let (grid, result) = fake(16 << 20, seed);
+            solves.finish(&grid, 0, Some(result));
+            let (_, bytes) = solves.cache_size();
+            assert!(
+                bytes <= CACHE_BYTES,
+                "{bytes} bytes after {seed} large mazes"
+            );
+        }
+        let (entries, bytes) = solves.cache_size();
+        assert!(
+            entries >= 1 && bytes > 32 << 20,
+            "{entries} entries, {bytes} bytes"
+        );
+        let (grid, result) = fake(16 << 20, 0);
+        solves.finish(&grid, 0, Some(result.clone()));
+        solves.finish(&grid, 0, Some(result));
+        assert!(
+            solves.cache_size().1 <= CACHE_BYTES,
+            "a re-solve is not counted twice"
+        );
+    }
+
+    #[test]
+    fn pinned_results_are_never_evicted() {
+        let solves = Solves::new(None, None);
+        let (kept, result) = fake(64, 7);
+        solves.finish(&kept, 0, Some(result));
+        let key = solves.lock().pin(&kept).expect("cached, so pinnable");
+        for seed in 0..CACHE_ENTRIES + 10 {
+            let (grid, result) = fake(65 + seed / 64, seed);
+            solves.finish(&grid, 0, Some(result));
+        }
+        // (Looked at without `peek`, which would make it the most recently used.)
+        assert!(
+            solves.lock().cache.contains_key(&*kept),
+            "pinned: still cached"
+        );
+        assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
+        solves.unpin(&key);
+        // Once unpinned it is an ordinary entry, the least recently used one.
+        let (grid, result) = fake(64, 8);
+        solves.finish(&grid, 0, Some(result));
+        assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
+        assert!(
+            solves.peek(&kept, limits()).is_none(),
+            "unpinned and oldest: evicted"
+        );
+        assert!(solves.lock().pin(&kept).is_none(), "nothing left to pin");
     }
 }

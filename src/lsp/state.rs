@@ -17,7 +17,7 @@ use super::document::{Document, Documents};
 use super::position::{self, Encoding};
 use super::progress::Progress;
 use super::solves::{Limits, Lookup, Shared, SolveResult, Solves, Ticket};
-use crate::maze::{plural, Maze, ParsedFile};
+use crate::maze::{plural, Grid, Maze, ParsedFile};
 use crate::solver::Outcome;
 
 /// What the client said it can do, as far as the server cares.
@@ -43,6 +43,8 @@ pub struct State {
     settings: Mutex<Settings>,
     /// The task waiting to publish solver results for each document's latest version.
     waiters: Mutex<HashMap<Uri, AbortHandle>>,
+    /// The grids each document's current version keeps in the solve cache.
+    pins: Mutex<HashMap<Uri, Vec<Arc<Grid>>>>,
     /// Serialises publishing so that an older version can never overtake a newer one.
     publishing: tokio::sync::Mutex<()>,
 }
@@ -128,12 +130,13 @@ pub fn summary(status: &Status) -> Option<String> {
 }
 
 impl State {
-    pub fn new(panic_on_cells: Option<usize>) -> State {
+    pub fn new(client: Client, panic_on_cells: Option<usize>) -> State {
         State {
             documents: Documents::default(),
-            solves: Arc::new(Solves::new(panic_on_cells)),
+            solves: Arc::new(Solves::new(Some(client), panic_on_cells)),
             settings: Mutex::default(),
             waiters: Mutex::default(),
+            pins: Mutex::default(),
             publishing: tokio::sync::Mutex::new(()),
         }
     }
@@ -142,6 +145,25 @@ impl State {
         self.settings
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn lock_pins(&self) -> MutexGuard<'_, HashMap<Uri, Vec<Arc<Grid>>>> {
+        self.pins
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records the grids `uri` has pinned in the solve cache now, and unpins those it
+    /// pinned before.
+    fn repin(&self, uri: &Uri, pins: Vec<Arc<Grid>>) {
+        let previous = if pins.is_empty() {
+            self.lock_pins().remove(uri)
+        } else {
+            self.lock_pins().insert(uri.clone(), pins)
+        };
+        for grid in previous.into_iter().flatten() {
+            self.solves.unpin(&grid);
+        }
     }
 
     fn lock_waiters(&self) -> MutexGuard<'_, HashMap<Uri, AbortHandle>> {
@@ -204,6 +226,7 @@ impl State {
         let document = self.documents.get(uri)?;
         let settings = self.settings();
         let limits = Self::limits(&settings.config);
+        let mut pins = Vec::new();
         let tickets: Vec<Ticket> = document
             .parsed
             .mazes
@@ -214,12 +237,15 @@ impl State {
                     .support
                     .progress
                     .then(|| Progress::new(client.clone()));
-                match self.solves.lookup(grid, limits, progress) {
+                let (lookup, pin) = self.solves.lookup(grid, limits, progress);
+                pins.extend(pin);
+                match lookup {
                     Lookup::Ready => None,
                     Lookup::Pending(ticket) => Some(ticket),
                 }
             })
             .collect();
+        self.repin(uri, pins);
         let waiter = (!tickets.is_empty()).then(|| {
             let (state, client, uri, version) =
                 (self.clone(), client.clone(), uri.clone(), document.version);
@@ -249,6 +275,7 @@ impl State {
         if let Some(waiter) = self.lock_waiters().remove(uri) {
             waiter.abort();
         }
+        self.repin(uri, Vec::new());
     }
 
     /// Publishes the diagnostics of the document's current version, unless it is no

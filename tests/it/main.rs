@@ -7,4 +7,5 @@ mod incremental;
 mod large;
 mod lsp;
 mod parser;
+mod props;
 mod reference;

@@ -204,7 +204,7 @@ fn check_fixes(name: &str, text: &str) {
 
 /// Where byte `offset` of the original text ends up once `fix` is applied (an offset
 /// inside a replaced range goes to the start of the replacement).
-fn map_through(fix: &Fix, offset: usize) -> usize {
+pub fn map_through(fix: &Fix, offset: usize) -> usize {
     let mut mapped = offset as isize;
     for edit in &fix.edits {
         if edit.range.end <= offset {
@@ -228,7 +228,7 @@ fn every_prefix_of_every_fixture_is_well_formed() {
     }
 }
 
-fn check_well_formed(text: &str) {
+pub fn check_well_formed(text: &str) {
     let valid = |range: &Range<usize>| {
         range.start <= range.end
             && range.end <= text.len()

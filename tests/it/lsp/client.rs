@@ -6,18 +6,22 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::io::{
-    AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf,
-};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::task::JoinHandle;
 
 use boxls::lsp::{serve, Options};
 
 pub const URI: &str = "file:///work/maze.box";
 const TIMEOUT: Duration = Duration::from_secs(60);
 
+type Reader = BufReader<Box<dyn AsyncRead + Unpin + Send>>;
+type Writer = Box<dyn AsyncWrite + Unpin + Send>;
+
 pub struct Client {
-    writer: WriteHalf<DuplexStream>,
-    reader: BufReader<ReadHalf<DuplexStream>>,
+    writer: Writer,
+    reader: Reader,
+    /// The in-process server's task: it finishes when `serve` returns.
+    pub server: Option<JoinHandle<bool>>,
     next_id: i64,
     /// Notifications received and not yet consumed.
     pub notifications: VecDeque<Value>,
@@ -33,13 +37,30 @@ pub struct Client {
 impl Client {
     /// Starts a server and a client connected to it (not yet initialized).
     pub fn start(options: Options) -> Client {
-        let (client_end, server_end) = tokio::io::duplex(1 << 20);
+        Client::start_sized(options, 1 << 20)
+    }
+
+    /// Like `start`, with pipes buffering `buffer` bytes each way (a client that sends
+    /// a burst without reading needs room for the server's answers).
+    pub fn start_sized(options: Options, buffer: usize) -> Client {
+        let (client_end, server_end) = tokio::io::duplex(buffer);
         let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(serve(server_read, server_write, options));
+        let server = tokio::spawn(serve(server_read, server_write, options));
         let (reader, writer) = tokio::io::split(client_end);
+        let mut client = Client::over(reader, writer);
+        client.server = Some(server);
+        client
+    }
+
+    /// A client over any byte streams (a child process's stdio, say).
+    pub fn over(
+        reader: impl AsyncRead + Unpin + Send + 'static,
+        writer: impl AsyncWrite + Unpin + Send + 'static,
+    ) -> Client {
         Client {
-            writer,
-            reader: BufReader::new(reader),
+            writer: Box::new(writer),
+            reader: BufReader::new(Box::new(reader)),
+            server: None,
             next_id: 1,
             notifications: VecDeque::new(),
             history: Vec::new(),
@@ -120,6 +141,16 @@ impl Client {
             "{method} failed: {response}"
         );
         response["result"].clone()
+    }
+
+    /// The next response, whatever its id (errors for unreadable messages have none).
+    pub async fn next_response(&mut self) -> Value {
+        loop {
+            let message = self.receive().await;
+            if message.get("method").is_none() {
+                return message;
+            }
+        }
     }
 
     /// Reads one message, answering server requests on the way; returns responses and
@@ -276,10 +307,12 @@ pub fn offset_of(text: &str, line: u64, character: u64, utf8: bool) -> usize {
     }
     let mut units = 0u64;
     for (i, ch) in text[at..].char_indices() {
-        if ch == '\n' || ch == '\r' || units >= character {
+        let width = if utf8 { ch.len_utf8() } else { ch.len_utf16() } as u64;
+        // A column inside a character (a surrogate pair's middle) snaps to its start.
+        if ch == '\n' || ch == '\r' || units + width > character {
             return at + i;
         }
-        units += if utf8 { ch.len_utf8() } else { ch.len_utf16() } as u64;
+        units += width;
     }
     text.len()
 }

@@ -24,7 +24,7 @@ impl Rng {
 }
 
 /// (line, UTF-16 column) of every character boundary and line end in `text`.
-fn positions(text: &str) -> Vec<(u32, u32)> {
+pub fn positions(text: &str) -> Vec<(u32, u32)> {
     let mut out = vec![];
     let (mut line, mut col) = (0u32, 0u32);
     let mut chars = text.chars().peekable();

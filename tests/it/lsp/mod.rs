@@ -1,8 +1,10 @@
 //! End-to-end language server tests: JSON-RPC to the real server over in-process pipes.
 
-mod client;
+pub mod client;
 mod edits;
 mod features;
+mod process;
+mod robust;
 
 use serde_json::{json, Value};
 
@@ -43,7 +45,7 @@ fn doc() -> Value {
 }
 
 /// Sends an incremental change and returns the client's new copy of the text.
-async fn change(client: &mut Client, text: &str, version: i64, edit: Value) -> String {
+pub async fn change(client: &mut Client, text: &str, version: i64, edit: Value) -> String {
     let updated = client::apply_edits(text, std::slice::from_ref(&edit), client.utf8);
     client
         .notify(
@@ -54,6 +56,6 @@ async fn change(client: &mut Client, text: &str, version: i64, edit: Value) -> S
     updated
 }
 
-fn edit(start: (u32, u32), end: (u32, u32), text: &str) -> Value {
+pub fn edit(start: (u32, u32), end: (u32, u32), text: &str) -> Value {
     json!({ "range": range(start, end), "text": text })
 }

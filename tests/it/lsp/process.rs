@@ -1,0 +1,215 @@
+//! The real `boxls lsp` process on stdio: exit codes, a stdin the client keeps open,
+//! a malformed message, no files written, and memory given back once every document
+//! is closed (the child's RSS from `/proc/<pid>/statm`, away from this test binary's
+//! own threads and allocations).
+
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::process::{Child, Command};
+
+use super::client::Client;
+use super::SAMPLE;
+use crate::generate::{self, Rng};
+
+/// An empty directory of its own for one test's server to run in.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("boxls-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+fn spawn(dir: &Path) -> (Client, Child) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boxls"))
+        .arg("lsp")
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("boxls starts");
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    (Client::over(stdout, stdin), child)
+}
+
+async fn exit_status(child: &mut Child, case: &str) -> ExitStatus {
+    tokio::time::timeout(Duration::from_secs(10), child.wait())
+        .await
+        .unwrap_or_else(|_| panic!("the server exits: {case}"))
+        .expect("an exit status")
+}
+
+fn open(uri: &str, text: &str) -> Value {
+    json!({ "textDocument": { "uri": uri, "languageId": "box", "version": 1, "text": text } })
+}
+
+#[tokio::test]
+async fn exit_codes_stdin_kept_open_and_no_files_written() {
+    let dir = scratch("exit");
+    // shutdown + exit, with stdin still open: exits at once, with 0.
+    let (mut client, mut child) = spawn(&dir);
+    client.initialize(false).await;
+    client.open(SAMPLE, 1).await;
+    client.settled_hints().await;
+    let broken = b"Content-Length: 5\r\n\r\n{]]]}";
+    client.send_raw(broken).await;
+    assert_eq!(client.next_response().await["error"]["code"], -32700);
+    let command =
+        json!({ "command": "boxls.insertSolution", "arguments": [super::client::URI, 1] });
+    client.request("workspace/executeCommand", command).await;
+    assert_eq!(client.server_text().await, SAMPLE);
+    client.request("shutdown", Value::Null).await;
+    client.notify("exit", Value::Null).await;
+    assert_eq!(
+        exit_status(&mut child, "shutdown, exit").await.code(),
+        Some(0)
+    );
+    drop(client);
+
+    // exit without shutdown: 1.
+    let (mut client, mut child) = spawn(&dir);
+    client.initialize(false).await;
+    client.notify("exit", Value::Null).await;
+    assert_eq!(exit_status(&mut child, "exit").await.code(), Some(1));
+    drop(client);
+
+    // The client closes the pipe without exit, while the server waits for it: 1.
+    let (mut client, mut child) = spawn(&dir);
+    client.initialize(false).await;
+    drop(client);
+    assert_eq!(
+        exit_status(&mut child, "end of input").await.code(),
+        Some(1)
+    );
+
+    let written: Vec<_> = std::fs::read_dir(&dir).expect("listable").collect();
+    assert!(written.is_empty(), "the server wrote {written:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Resident set size of a process, in MiB (`statm` counts 4 KiB pages here).
+fn rss_mib(pid: u32) -> f64 {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).expect("statm");
+    let pages: f64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("resident pages");
+    pages * 4096.0 / (1 << 20) as f64
+}
+
+/// Waits until `count` documents have had their diagnostics cleared.
+async fn cleared(client: &mut Client, count: usize) {
+    for _ in 0..count {
+        client
+            .wait_for(|m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["version"].is_null()
+                    && m["params"]["diagnostics"] == json!([])
+            })
+            .await;
+    }
+}
+
+/// 100 documents of about 100 KB (each its own mazes, 10 MB in all), then a 10 MB
+/// document of 27,000 distinct mazes: RSS before, at the peak, and after closing all.
+#[tokio::test]
+async fn closing_every_document_gives_the_memory_back() {
+    let dir = scratch("rss");
+    let (mut client, mut child) = spawn(&dir);
+    let pid = child.id().expect("running");
+    client.initialize(false).await;
+    client
+        .notify("textDocument/didOpen", open("file:///warm-up.box", SAMPLE))
+        .await;
+    super::robust::settled_hints_of(&mut client, "file:///warm-up.box").await;
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": "file:///warm-up.box" } }),
+        )
+        .await;
+    cleared(&mut client, 1).await;
+    let baseline = rss_mib(pid);
+
+    let mut rng = Rng::new(100);
+    let uri = |i: usize| format!("file:///work/doc{i}.box");
+    for i in 0..100 {
+        let block: String = (0..5)
+            .map(|_| generate::render(&generate::mixed(&mut rng, (12, 30))))
+            .collect();
+        let text = block.repeat(100 * 1024 / block.len()) + "0 0\n";
+        client
+            .notify("textDocument/didOpen", open(&uri(i), &text))
+            .await;
+    }
+    for i in 0..100 {
+        super::robust::settled_hints_of(&mut client, &uri(i)).await;
+    }
+    let documents = rss_mib(pid);
+    let big = super::robust::big_file(2, 10 << 20);
+    client
+        .notify("textDocument/didOpen", open("file:///work/big.box", &big))
+        .await;
+    super::robust::settled_hints_of(&mut client, "file:///work/big.box").await;
+    let peak = rss_mib(pid);
+
+    for i in 0..100 {
+        client
+            .notify(
+                "textDocument/didClose",
+                json!({ "textDocument": { "uri": uri(i) } }),
+            )
+            .await;
+    }
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": "file:///work/big.box" } }),
+        )
+        .await;
+    cleared(&mut client, 101).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = rss_mib(pid);
+    // Again: no growth from one round to the next.
+    client
+        .notify("textDocument/didOpen", open("file:///work/big.box", &big))
+        .await;
+    super::robust::settled_hints_of(&mut client, "file:///work/big.box").await;
+    let again = rss_mib(pid);
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": "file:///work/big.box" } }),
+        )
+        .await;
+    cleared(&mut client, 1).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after_again = rss_mib(pid);
+    eprintln!(
+        "boxls RSS: baseline {baseline:.1} MiB, 100 documents {documents:.1} MiB, \
+         + 10 MB document (peak) {peak:.1} MiB, after closing all {after:.1} MiB; \
+         10 MB document again {again:.1} MiB, closed {after_again:.1} MiB"
+    );
+    client.request("shutdown", Value::Null).await;
+    client.notify("exit", Value::Null).await;
+    assert_eq!(exit_status(&mut child, "after rss").await.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(peak > baseline + 50.0, "the documents were really loaded");
+    // Closed documents, their parses and pins are gone; what stays is the bounded
+    // cache of unpinned results (at most 128 MiB, here about 20,000 small mazes)
+    // and what the allocator keeps.
+    assert!(
+        after - baseline < 0.5 * (peak - baseline),
+        "baseline {baseline:.1}, peak {peak:.1}, after {after:.1} MiB"
+    );
+    assert!(
+        after_again - baseline < 0.6 * (peak - baseline),
+        "no leak from round to round: {after:.1} then {after_again:.1} MiB"
+    );
+}
