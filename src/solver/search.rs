@@ -104,6 +104,8 @@ impl<'a> Search<'a> {
                 }));
             }
             layer.clear();
+            // Memory order: entries at neighbouring cells share cache lines.
+            entries.sort_unstable_by_key(|&(s, _)| s);
             self.expand(&entries, &mut layer)?;
         }
         Ok(Ending::Exhausted)
