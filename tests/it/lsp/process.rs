@@ -202,14 +202,17 @@ async fn closing_every_document_gives_the_memory_back() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(peak > baseline + 50.0, "the documents were really loaded");
     // Closed documents, their parses and pins are gone; what stays is the bounded
-    // cache of unpinned results (at most 128 MiB, here about 20,000 small mazes)
-    // and what the allocator keeps.
+    // cache of unpinned results (at most 128 MiB, here about 20,000 small mazes) and
+    // what the allocator keeps. RSS is noisy (allocator timing), so the bounds are
+    // the cache's bound plus generous slack, not a fraction of the peak.
+    const CACHE_MIB: f64 = 128.0;
+    const SLACK_MIB: f64 = 64.0;
     assert!(
-        after - baseline < 0.5 * (peak - baseline),
+        after - baseline < CACHE_MIB + SLACK_MIB,
         "baseline {baseline:.1}, peak {peak:.1}, after {after:.1} MiB"
     );
     assert!(
-        after_again - baseline < 0.6 * (peak - baseline),
+        after_again - baseline < CACHE_MIB + SLACK_MIB && after_again - after < SLACK_MIB,
         "no leak from round to round: {after:.1} then {after_again:.1} MiB"
     );
 }
