@@ -50,6 +50,9 @@ struct Dfs {
     last: Vec<u32>,
     /// Direction from a cell to its DFS parent.
     parent_dir: Vec<u8>,
+    /// Some child's subtree has no back edge above the cell: it may be a cut vertex.
+    /// Cells without it have all their edges in one block, which is most cells.
+    cut: Vec<bool>,
 }
 
 impl Dfs {
@@ -60,6 +63,7 @@ impl Dfs {
             low: vec![UNVISITED; n],
             last: vec![0; n],
             parent_dir: vec![NO_PARENT; n],
+            cut: vec![false; n],
         };
         let mut time = 0u32;
         let mut stack: Vec<(usize, usize)> = Vec::new();
@@ -91,6 +95,9 @@ impl Dfs {
                     dfs.last[v] = time - 1;
                     if let Some(&(parent, _)) = stack.last() {
                         dfs.low[parent] = dfs.low[parent].min(dfs.low[v]);
+                        if dfs.low[v] >= dfs.disc[parent] {
+                            dfs.cut[parent] = true;
+                        }
                     }
                 }
             }
@@ -121,6 +128,9 @@ impl Dfs {
 
     /// Packs, for each direction, the smallest direction whose edge shares its block.
     fn labels(&self, board: &Board, v: usize) -> u8 {
+        if !self.cut[v] {
+            return 0;
+        }
         let mut keys = [PARENT_BLOCK; 4];
         for (dir, key) in keys.iter_mut().enumerate() {
             let w = board.step(v, dir);
@@ -149,5 +159,76 @@ impl Dfs {
             packed |= (first as u8) << (2 * dir);
         }
         packed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::maze::Grid;
+
+    /// Whether `to` is reachable from `from` on `board` without entering `blocked`.
+    fn reachable_without(board: &Board, from: usize, to: usize, blocked: usize) -> bool {
+        let mut seen = vec![false; board.len()];
+        let mut stack = vec![from];
+        seen[from] = true;
+        while let Some(cell) = stack.pop() {
+            if cell == to {
+                return true;
+            }
+            for dir in 0..4 {
+                let next = board.step(cell, dir);
+                if board.is_free(next) && next != blocked && !seen[next] {
+                    seen[next] = true;
+                    stack.push(next);
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn connected_around_agrees_with_a_search_on_random_grids() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            let (rows, cols) = (1 + (next() % 9) as usize, 3 + (next() % 9) as usize);
+            let density = next() % 45;
+            let mut walls: Vec<bool> = (0..rows * cols).map(|_| next() % 100 < density).collect();
+            walls[..3].fill(false);
+            let grid = Grid {
+                rows,
+                cols,
+                walls,
+                player: 0,
+                boxed: 1,
+                target: 2,
+            };
+            let board = Board::new(&grid);
+            let blocks = Blocks::new(&board, &AtomicBool::new(false)).expect("not cancelled");
+            for cell in (0..board.len()).filter(|&c| board.is_free(c)) {
+                for a in (0..4).filter(|&a| board.is_free(board.step(cell, a))) {
+                    for b in (0..4).filter(|&b| board.is_free(board.step(cell, b))) {
+                        let expected = reachable_without(
+                            &board,
+                            board.step(cell, a),
+                            board.step(cell, b),
+                            cell,
+                        );
+                        assert_eq!(
+                            blocks.connected_around(cell, a, b),
+                            expected,
+                            "{:?}",
+                            grid.to_rows()
+                        );
+                    }
+                }
+            }
+        }
     }
 }

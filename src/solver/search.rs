@@ -47,10 +47,17 @@ pub struct Search<'a> {
     blocks: Option<Blocks>,
     cancel: &'a AtomicBool,
     pub walker: Walker,
-    moves: Vec<u32>,
+    /// The four states of each box cell together: settling a cell touches one record.
+    slots: Vec<Slot>,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    moves: [u32; 4],
     /// For each state, the side its layer's entry came in on, or [`FROM_START`].
-    parent: Vec<u8>,
-    finalized: Vec<u64>,
+    parent: [u8; 4],
+    /// Bit `side`: the state is final (its layer is done).
+    finals: u8,
 }
 
 /// How the search ended.
@@ -71,15 +78,17 @@ impl<'a> Search<'a> {
         } else {
             None
         };
-        let states = board.len() * 4;
+        let fresh = Slot {
+            moves: [UNREACHED; 4],
+            parent: [FROM_START; 4],
+            finals: 0,
+        };
         Ok(Search {
             board,
             blocks,
             cancel,
             walker: Walker::new(board.len()),
-            moves: vec![UNREACHED; states],
-            parent: vec![FROM_START; states],
-            finalized: vec![0; states.div_ceil(64)],
+            slots: vec![fresh; board.len()],
         })
     }
 
@@ -93,7 +102,7 @@ impl<'a> Search<'a> {
         while !layer.is_empty() {
             self.check_cancel()?;
             for &s in &layer {
-                self.finalized[s / 64] |= 1 << (s % 64);
+                self.slots[s / 4].finals |= 1 << (s % 4);
             }
             pushes += 1;
             if let Some((last, moves)) = self.push_all(&layer, &mut entries) {
@@ -119,8 +128,12 @@ impl<'a> Search<'a> {
         }
     }
 
+    fn moves(&self, s: State) -> u32 {
+        self.slots[s / 4].moves[s % 4]
+    }
+
     fn is_final(&self, s: State) -> bool {
-        self.finalized[s / 64] & (1 << (s % 64)) != 0
+        self.slots[s / 4].finals & (1 << (s % 4)) != 0
     }
 
     /// Layer 0: the sides of the box the player can walk to from the start.
@@ -141,8 +154,8 @@ impl<'a> Search<'a> {
             }
             if let Some(dist) = self.walker.distance(cell) {
                 let s = state(board.boxed, side);
-                self.moves[s] = dist;
-                self.parent[s] = FROM_START;
+                self.slots[s / 4].moves[s % 4] = dist;
+                self.slots[s / 4].parent[s % 4] = FROM_START;
                 layer.push(s);
             }
         }
@@ -161,7 +174,7 @@ impl<'a> Search<'a> {
             if !board.is_free(next) {
                 continue;
             }
-            let moves = self.moves[s].saturating_add(1);
+            let moves = self.moves(s).saturating_add(1);
             if next == board.target {
                 if found.is_none_or(|(_, best)| u64::from(moves) < best) {
                     found = Some((s, u64::from(moves)));
@@ -269,13 +282,14 @@ impl<'a> Search<'a> {
         if self.is_final(s) {
             return;
         }
-        if self.moves[s] == UNREACHED {
+        let slot = &mut self.slots[s / 4];
+        if slot.moves[s % 4] == UNREACHED {
             layer.push(s);
-        } else if moves >= self.moves[s] {
+        } else if moves >= slot.moves[s % 4] {
             return;
         }
-        self.moves[s] = moves;
-        self.parent[s] = parent;
+        slot.moves[s % 4] = moves;
+        slot.parent[s % 4] = parent;
     }
 
     /// The solution a search found: counts and move string.
@@ -294,7 +308,7 @@ impl<'a> Search<'a> {
         let mut s = found.last;
         loop {
             let (cell, side) = (s / 4, s % 4);
-            let parent = self.parent[s];
+            let parent = self.slots[s / 4].parent[s % 4];
             if parent == FROM_START {
                 let walk = self
                     .walker
