@@ -146,8 +146,16 @@ fn small_mazes() {
     );
 }
 
+/// The solver and the BFS are both timed as the best of three runs; the first solve
+/// also measures the peak heap.
 fn row(name: &str, grid: &Grid) {
-    let (outcome, time, peak) = measured(|| solve(grid));
+    let (outcome, first, peak) = measured(|| solve(grid));
+    let time = best_of(2, || {
+        let start = Instant::now();
+        black_box(solve(grid));
+        start.elapsed()
+    })
+    .min(first);
     let bfs = best_of(3, || {
         let start = Instant::now();
         black_box(bfs(grid));
