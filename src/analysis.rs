@@ -1,7 +1,9 @@
 //! Joins the parser and the solver: solver-based diagnostics (unsolvable, recorded
 //! solution checks) and the edit that writes a maze's solution line.
 
-use crate::maze::{parse, plural, Code, Diagnostic, Fix, Grid, Maze, ParsedFile, TextEdit};
+use crate::maze::{
+    first_line_break, parse, plural, Code, Diagnostic, Fix, Grid, Maze, ParsedFile, TextEdit,
+};
 use crate::solver::{self, Outcome, Solution};
 
 /// A whole file with every maze solved: what `boxls check` reports.
@@ -135,19 +137,14 @@ pub fn solution_edit(text: &str, maze: &Maze, path: &str) -> TextEdit {
     let line_end = text[after..]
         .find(['\n', '\r'])
         .map_or(text.len(), |offset| after + offset);
-    let line_break = line_break_at(text, line_end);
+    // The break ending that line, or else the file's first one.
+    let line_break = first_line_break(if line_end < text.len() {
+        &text[line_end..]
+    } else {
+        text
+    });
     TextEdit {
         range: line_end..line_end,
         new_text: format!("{line_break}{new_line}"),
-    }
-}
-
-/// The line break at `at`, or the file's first one, or `\n`.
-fn line_break_at(text: &str, at: usize) -> &'static str {
-    let probe = if at < text.len() { &text[at..] } else { text };
-    match probe.find(['\n', '\r']) {
-        Some(i) if probe[i..].starts_with("\r\n") => "\r\n",
-        Some(i) if probe[i..].starts_with('\r') => "\r",
-        _ => "\n",
     }
 }

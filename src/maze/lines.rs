@@ -45,6 +45,16 @@ fn memchr_line_break(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == b'\n' || b == b'\r')
 }
 
+/// The first line break in `text` (`\n`, `\r\n` or `\r`), or `\n` when there is none:
+/// the style new lines should follow.
+pub fn first_line_break(text: &str) -> &'static str {
+    match text.find(['\n', '\r']) {
+        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
+        Some(i) if text[i..].starts_with('\r') => "\r",
+        _ => "\n",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

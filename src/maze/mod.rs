@@ -10,7 +10,7 @@ mod lines;
 mod parse;
 
 pub use diagnostic::{plural, Code, Diagnostic, Fix, Severity, TextEdit};
-pub use lines::{line_spans, LineSpan};
+pub use lines::{first_line_break, line_spans, LineSpan};
 pub use parse::{parse, MazeParser, ParsedFile, MAX_CELLS};
 
 use std::hash::{Hash, Hasher};

@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use super::diagnostic::{plural, Code, Diagnostic, Fix, TextEdit};
-use super::lines::{line_spans, LineSpan};
+use super::lines::{first_line_break, line_spans, LineSpan};
 use super::{Grid, Maze, SolutionLine};
 
 /// The largest maze the format allows (`r * c`).
@@ -726,12 +726,4 @@ pub(crate) fn missing_terminator(text: &str, last_content: Option<Range<usize>>)
         "the file does not end with the `0 0` terminator",
     )
     .with_fix(Fix::replace("Append `0 0`", len..len, new_text))
-}
-
-fn first_line_break(text: &str) -> &'static str {
-    match text.find(['\n', '\r']) {
-        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
-        Some(i) if text[i..].starts_with('\r') => "\r",
-        _ => "\n",
-    }
 }
