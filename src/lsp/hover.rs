@@ -6,7 +6,7 @@ use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind
 use super::solves::SolveResult;
 use super::state::{summary, Status, View};
 use crate::maze::{Grid, Maze};
-use crate::solver::{replay, Outcome};
+use crate::solver::Outcome;
 
 /// Larger mazes are described but not drawn.
 const MAX_DRAWN_CELLS: usize = 80 * 60;
@@ -96,22 +96,22 @@ fn drawing(grid: &Grid, path: Option<&str>) -> String {
 
 /// Each cell the box is pushed into, with the arrow of that push.
 fn box_trail(grid: &Grid, path: &str) -> Vec<(usize, char)> {
+    // Each push moves the box one cell its way; the rest of the path does not move it.
     let mut trail = Vec::new();
-    for end in 1..=path.len() {
-        let letter = path.as_bytes()[end - 1];
-        if !letter.is_ascii_uppercase() {
-            continue;
-        }
-        let Ok(state) = replay(grid, &path[..end]) else {
+    let mut at = grid.boxed;
+    for letter in path.chars().filter(char::is_ascii_uppercase) {
+        let (row, col) = grid.coords(at);
+        let (next, arrow) = match letter {
+            'N' => (row.checked_sub(1).map(|r| (r, col)), '↑'),
+            'S' => (Some((row + 1, col)), '↓'),
+            'W' => (col.checked_sub(1).map(|c| (row, c)), '←'),
+            _ => (Some((row, col + 1)), '→'),
+        };
+        let Some((row, col)) = next.filter(|&(r, c)| r < grid.rows && c < grid.cols) else {
             break;
         };
-        let arrow = match letter {
-            b'N' => '↑',
-            b'S' => '↓',
-            b'W' => '←',
-            _ => '→',
-        };
-        trail.push((state.box_at, arrow));
+        at = row * grid.cols + col;
+        trail.push((at, arrow));
     }
     trail
 }
