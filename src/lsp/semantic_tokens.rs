@@ -129,39 +129,22 @@ fn number_tokens(text: &str, line: Range<usize>, out: &mut Vec<Token>) {
 }
 
 fn row_tokens(view: &View, maze: &Maze, row: usize, dead: Option<&[bool]>, out: &mut Vec<Token>) {
-    let range = maze.rows[row].clone();
     let cols = maze.grid.as_ref().map(|grid| grid.cols);
-    let mut run: Option<Token> = None;
-    for (column, (offset, ch)) in view.text[range.clone()].char_indices().enumerate() {
-        let at = range.start + offset;
+    push_runs(&view.text, maze.rows[row].clone(), out, |column, ch| {
         let kind = match ch {
-            '#' => Some(ROCK),
-            '.' => Some(FREE),
-            'S' => Some(PLAYER),
-            'B' => Some(BOX),
-            'T' => Some(TARGET),
-            _ => None,
+            '#' => ROCK,
+            '.' => FREE,
+            'S' => PLAYER,
+            'B' => BOX,
+            'T' => TARGET,
+            _ => return None,
         };
         let is_dead = match (dead, cols) {
             (Some(dead), Some(cols)) => dead.get(row * cols + column) == Some(&true),
             _ => false,
         };
-        let modifiers = if is_dead { DEAD } else { 0 };
-        match (&mut run, kind) {
-            (Some(token), Some(kind)) if token.kind == kind && token.modifiers == modifiers => {
-                token.range.end = at + 1
-            }
-            (_, kind) => {
-                out.extend(run.take());
-                run = kind.map(|kind| Token {
-                    range: at..at + ch.len_utf8(),
-                    kind,
-                    modifiers,
-                });
-            }
-        }
-    }
-    out.extend(run);
+        Some((kind, if is_dead { DEAD } else { 0 }))
+    });
 }
 
 fn solution_tokens(text: &str, start: usize, moves: Range<usize>, out: &mut Vec<Token>) {
@@ -170,22 +153,37 @@ fn solution_tokens(text: &str, start: usize, moves: Range<usize>, out: &mut Vec<
         kind: COMMENT,
         modifiers: 0,
     });
+    push_runs(text, moves, out, |_, ch| match ch {
+        'n' | 's' | 'e' | 'w' => Some((WALK, 0)),
+        'N' | 'S' | 'E' | 'W' => Some((PUSH, 0)),
+        _ => None,
+    });
+}
+
+/// One token per run of characters of `range` that `classify` (given the column and
+/// the character) puts in the same (type, modifiers); unclassified characters get none.
+fn push_runs(
+    text: &str,
+    range: Range<usize>,
+    out: &mut Vec<Token>,
+    classify: impl Fn(usize, char) -> Option<(u32, u32)>,
+) {
     let mut run: Option<Token> = None;
-    for (offset, ch) in text[moves.clone()].char_indices() {
-        let at = moves.start + offset;
-        let kind = match ch {
-            'n' | 's' | 'e' | 'w' => Some(WALK),
-            'N' | 'S' | 'E' | 'W' => Some(PUSH),
-            _ => None,
-        };
-        match (&mut run, kind) {
-            (Some(token), Some(kind)) if token.kind == kind => token.range.end = at + 1,
-            (_, kind) => {
+    for (column, (offset, ch)) in text[range.clone()].char_indices().enumerate() {
+        let at = range.start + offset;
+        let end = at + ch.len_utf8();
+        match (&mut run, classify(column, ch)) {
+            (Some(token), Some((kind, modifiers)))
+                if token.kind == kind && token.modifiers == modifiers =>
+            {
+                token.range.end = end
+            }
+            (_, class) => {
                 out.extend(run.take());
-                run = kind.map(|kind| Token {
-                    range: at..at + ch.len_utf8(),
+                run = class.map(|(kind, modifiers)| Token {
+                    range: at..end,
                     kind,
-                    modifiers: 0,
+                    modifiers,
                 });
             }
         }
