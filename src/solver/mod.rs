@@ -96,7 +96,7 @@ pub fn solve(grid: &Grid) -> Outcome {
 pub fn solve_path(grid: &Grid) -> Option<Solution> {
     let never = AtomicBool::new(false);
     let board = Board::new(grid);
-    let mut search = Search::new(&board, &never).ok()?;
+    let mut search = Search::new(&board, &never);
     match search.run().ok()? {
         Ending::Found(found) => Some(search.solution(&found)),
         Ending::BoxUnreachable | Ending::Exhausted => None,
@@ -126,7 +126,7 @@ pub fn analyze(grid: &Grid, cancel: &AtomicBool) -> Result<Analysis, Cancelled> 
 
 /// The outcome, and the blocks if the search needed them.
 fn solve_on(board: &Board, cancel: &AtomicBool) -> Result<(Outcome, Option<Blocks>), Cancelled> {
-    let mut search = Search::new(board, cancel)?;
+    let mut search = Search::new(board, cancel);
     let outcome = match search.run()? {
         Ending::Found(found) => Outcome::Solved(search.solution(&found)),
         Ending::BoxUnreachable => Outcome::Unsolvable(Reason::PlayerCannotReachBox),

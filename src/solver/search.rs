@@ -1,33 +1,41 @@
 //! The exact search: fewest pushes, then fewest moves, over (box cell, player side) states.
 //!
 //! Pushes advance in layers (every push adds exactly one), so no priority queue is
-//! needed: a state first reached in layer k has exactly k pushes, and within a layer
-//! its moves are the minimum over the layer's entries at that box cell of
-//! `entry moves + walk distance`. Walks between sides satisfy the triangle inequality,
-//! so one walk per entry suffices. A state is final only once its whole layer is done,
-//! which is what keeps the fewest-moves tie-break exact.
+//! needed: a state first reached in layer k has exactly k pushes, and its moves are the
+//! minimum over the layer's entries at that box cell of `entry moves + walk distance`.
+//! Walks between sides satisfy the triangle inequality, so one walk per entry suffices.
+//!
+//! A layer is settled one box cell at a time, in memory order: all of a cell's entries
+//! are known together, so each state is written once, already final, and the pushes out
+//! of it go straight into the next layer's per-side lists — which come out sorted,
+//! because a push shifts every cell of a side by the same offset.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use super::blocks::Blocks;
-use super::board::{opposite, Board, PUSH_LETTERS};
-use super::walk::Walker;
+use super::board::{corner_bit, opposite, Board, PUSH_LETTERS};
+use super::walk::{Walk, Walker};
 use super::{poll, Cancelled, Solution};
 
 const UNREACHED: u32 = u32::MAX;
-/// Parent marker of layer-0 states: reached by walking from the player's start.
-const FROM_START: u8 = 4;
 
 /// A state index: `box_cell * 4 + side`, where `side` is the direction from the box to
 /// the player.
 type State = usize;
 
-/// A state entered by a push, with its moves so far.
-type Entry = (State, u32);
-
 fn state(cell: usize, side: usize) -> State {
     cell * 4 + side
 }
+
+/// A box cell entered by a push, with the moves so far; the side is the list it is in.
+#[derive(Clone, Copy)]
+struct Entry {
+    cell: u32,
+    moves: u32,
+}
+
+/// One layer's entries, one list per player side, each sorted by cell.
+type Layer = [Vec<Entry>; 4];
 
 /// An optimal end: the box was pushed onto the target from `last`.
 pub struct Found {
@@ -36,28 +44,34 @@ pub struct Found {
     last: State,
 }
 
-/// Cells a walk round the box may visit before the biconnected blocks are consulted.
+/// Cells a walk round the box may visit before other means are tried.
 const NEAR: usize = 128;
-/// Boards at least this large compute their blocks up front.
-const EAGER_BLOCKS: usize = 1 << 16;
 
 pub struct Search<'a> {
     board: &'a Board,
     /// Computed on first need: most mazes never need them.
     blocks: Option<Blocks>,
     cancel: &'a AtomicBool,
-    pub walker: Walker,
+    walker: Walker,
     /// The four states of each box cell together: settling a cell touches one record.
     slots: Vec<Slot>,
+    /// The best push onto the target out of the layer being settled: (from, moves).
+    found: Option<(State, u32)>,
 }
 
+/// The final moves of a box cell's four states and how each was reached.
 #[derive(Clone, Copy)]
 struct Slot {
     moves: [u32; 4],
-    /// For each state, the side its layer's entry came in on, or [`FROM_START`].
-    parent: [u8; 4],
-    /// Bit `side`: the state is final (its layer is done).
-    finals: u8,
+    /// Two bits per side: the side the state's push came in on (the side itself when
+    /// the state was entered directly, or reached by the walk from the start).
+    parents: u8,
+}
+
+impl Slot {
+    fn parent(&self, side: usize) -> usize {
+        usize::from(self.parents >> (2 * side)) & 3
+    }
 }
 
 /// How the search ended.
@@ -70,76 +84,49 @@ pub enum Ending {
 }
 
 impl<'a> Search<'a> {
-    pub fn new(board: &'a Board, cancel: &'a AtomicBool) -> Result<Search<'a>, Cancelled> {
-        // Large mazes will need the blocks; computing them before the state arrays
-        // exist keeps the peak memory down (their depth-first search is transient).
-        let blocks = if board.len() >= EAGER_BLOCKS {
-            Some(Blocks::new(board, cancel)?)
-        } else {
-            None
-        };
+    pub fn new(board: &'a Board, cancel: &'a AtomicBool) -> Search<'a> {
         let fresh = Slot {
             moves: [UNREACHED; 4],
-            parent: [FROM_START; 4],
-            finals: 0,
+            parents: 0,
         };
-        Ok(Search {
+        Search {
             board,
-            blocks,
+            blocks: None,
             cancel,
             walker: Walker::new(board.len()),
             slots: vec![fresh; board.len()],
-        })
+            found: None,
+        }
     }
 
     pub fn run(&mut self) -> Result<Ending, Cancelled> {
-        let mut layer = self.start();
-        if layer.is_empty() {
+        let mut next = Layer::default();
+        if !self.start(&mut next) {
             return Ok(Ending::BoxUnreachable);
         }
-        let mut pushes = 0u64;
-        let mut entries = Vec::new();
-        while !layer.is_empty() {
-            self.check_cancel()?;
-            for &s in &layer {
-                self.slots[s / 4].finals |= 1 << (s % 4);
-            }
-            pushes += 1;
-            if let Some((last, moves)) = self.push_all(&layer, &mut entries) {
+        let mut current = Layer::default();
+        // The pushes of the entries in `next`.
+        let mut pushes = 1u64;
+        loop {
+            if let Some((last, moves)) = self.found {
                 return Ok(Ending::Found(Found {
                     pushes,
-                    moves,
+                    moves: u64::from(moves),
                     last,
                 }));
             }
-            layer.clear();
-            // Memory order: entries at neighbouring cells share cache lines. The entries
-            // arrive as a few sorted runs (one per side and part of the layer), which
-            // the stable sort merges in near-linear time.
-            entries.sort_by_key(|&(s, _)| s);
-            self.expand(&entries, &mut layer)?;
+            if next.iter().all(Vec::is_empty) {
+                return Ok(Ending::Exhausted);
+            }
+            std::mem::swap(&mut current, &mut next);
+            next.iter_mut().for_each(Vec::clear);
+            self.settle_layer(&current, &mut next)?;
+            pushes += 1;
         }
-        Ok(Ending::Exhausted)
-    }
-
-    fn check_cancel(&self) -> Result<(), Cancelled> {
-        if self.cancel.load(Ordering::Relaxed) {
-            Err(Cancelled)
-        } else {
-            Ok(())
-        }
-    }
-
-    fn moves(&self, s: State) -> u32 {
-        self.slots[s / 4].moves[s % 4]
-    }
-
-    fn is_final(&self, s: State) -> bool {
-        self.slots[s / 4].finals & (1 << (s % 4)) != 0
     }
 
     /// Layer 0: the sides of the box the player can walk to from the start.
-    fn start(&mut self) -> Vec<State> {
+    fn start(&mut self, next: &mut Layer) -> bool {
         let board = self.board;
         let sides = free_sides(board, board.boxed);
         let targets: Vec<usize> = sides
@@ -149,56 +136,173 @@ impl<'a> Search<'a> {
             .collect();
         self.walker
             .search(board, board.player, board.boxed, &targets, usize::MAX);
-        let mut layer = Vec::new();
+        let mut reached = false;
         for (side, cell) in sides {
             if cell == usize::MAX {
                 continue;
             }
-            if let Some(dist) = self.walker.distance(cell) {
-                let s = state(board.boxed, side);
-                self.slots[s / 4].moves[s % 4] = dist;
-                self.slots[s / 4].parent[s % 4] = FROM_START;
-                layer.push(s);
+            if let Some(distance) = self.walker.distance(cell) {
+                self.settle(board.boxed, side, distance, side, next);
+                reached = true;
             }
         }
-        layer
+        reached
     }
 
-    /// Every push out of the layer's states: fills `entries` with the next layer's
-    /// entries (state, moves) and returns the best push onto the target, if any.
-    fn push_all(&self, layer: &[State], entries: &mut Vec<Entry>) -> Option<(State, u64)> {
-        let board = self.board;
-        entries.clear();
-        let mut found: Option<(State, u64)> = None;
-        for &s in layer {
-            let (cell, side) = (s / 4, s % 4);
-            let next = board.step(cell, opposite(side));
-            if !board.is_free(next) {
-                continue;
-            }
-            let moves = self.moves(s).saturating_add(1);
-            if next == board.target {
-                if found.is_none_or(|(_, best)| u64::from(moves) < best) {
-                    found = Some((s, u64::from(moves)));
-                }
-            } else if !self.is_final(state(next, side)) {
-                entries.push((state(next, side), moves));
-            }
-        }
-        found
-    }
-
-    /// Settles the layer reached by `entries`: each entry, then the walks from it to the
-    /// other sides of its box cell.
-    fn expand(&mut self, entries: &[Entry], layer: &mut Vec<State>) -> Result<(), Cancelled> {
-        for &(s, moves) in entries {
-            self.relax(s, moves, (s % 4) as u8, layer);
-        }
-        for (done, &(s, moves)) in entries.iter().enumerate() {
+    /// Settles every box cell the layer's entries reach, in cell order (a merge of the
+    /// four sorted side lists), filling `next` with the pushes out of them.
+    fn settle_layer(&mut self, layer: &Layer, next: &mut Layer) -> Result<(), Cancelled> {
+        let mut heads = [0usize; 4];
+        for done in 0.. {
             poll(self.cancel, done)?;
-            self.walk_around(s, moves, layer)?;
+            let fronts: [Option<Entry>; 4] =
+                std::array::from_fn(|side| layer[side].get(heads[side]).copied());
+            let Some(cell) = fronts.iter().flatten().map(|e| e.cell).min() else {
+                break;
+            };
+            let mut entered = [UNREACHED; 4];
+            for (side, front) in fronts.iter().enumerate() {
+                if let Some(entry) = front.filter(|e| e.cell == cell) {
+                    entered[side] = entry.moves;
+                    heads[side] += 1;
+                }
+            }
+            self.settle_cell(cell as usize, entered, next)?;
         }
         Ok(())
+    }
+
+    /// Settles the states of one box cell from the moves of the pushes that entered it
+    /// this layer (per side, [`UNREACHED`] for none).
+    fn settle_cell(
+        &mut self,
+        cell: usize,
+        entered: [u32; 4],
+        next: &mut Layer,
+    ) -> Result<(), Cancelled> {
+        let ring = self.board.ring(cell);
+        let slot = self.slots[cell];
+        // Free sides not settled by an earlier layer. An entry into a settled state adds
+        // nothing: whatever it walks to was reached from that state's layer already.
+        let open: u8 = (0..4)
+            .filter(|&side| ring & (1 << side) != 0 && slot.moves[side] == UNREACHED)
+            .fold(0, |mask, side| mask | 1 << side);
+        let mut best = [UNREACHED; 4];
+        let mut parent = [0, 1, 2, 3];
+        for side in sides_in(open) {
+            best[side] = entered[side];
+        }
+        for from in sides_in(open).filter(|&side| entered[side] != UNREACHED) {
+            let wanted = open & !(1 << from);
+            let distances = self.distances(cell, from, ring, wanted)?;
+            for to in sides_in(wanted) {
+                let moves = entered[from].saturating_add(distances[to]);
+                if distances[to] != UNREACHED && moves < best[to] {
+                    best[to] = moves;
+                    parent[to] = from;
+                }
+            }
+        }
+        for side in sides_in(open).filter(|&side| best[side] != UNREACHED) {
+            self.settle(cell, side, best[side], parent[side], next);
+        }
+        Ok(())
+    }
+
+    /// Records a state's final moves and queues the push out of it.
+    fn settle(&mut self, cell: usize, side: usize, moves: u32, parent: usize, next: &mut Layer) {
+        let slot = &mut self.slots[cell];
+        slot.moves[side] = moves;
+        slot.parents |= (parent as u8) << (2 * side);
+        let board = self.board;
+        let to = board.step(cell, opposite(side));
+        if !board.is_free(to) {
+            return;
+        }
+        let moves = moves.saturating_add(1);
+        if to == board.target {
+            if self.found.is_none_or(|(_, best)| moves < best) {
+                self.found = Some((state(cell, side), moves));
+            }
+        } else if self.slots[to].moves[side] == UNREACHED {
+            next[side].push(Entry {
+                cell: to as u32,
+                moves,
+            });
+        }
+    }
+
+    /// The walk distances from side `from` of the box at `cell` to each side in the
+    /// mask `wanted` ([`UNREACHED`] where there is no way round): O(1) detours first,
+    /// then a walk of at most [`NEAR`] cells, then the same backwards, and only then
+    /// the blocks and a walk as long as it takes.
+    fn distances(
+        &mut self,
+        cell: usize,
+        from: usize,
+        ring: u8,
+        wanted: u8,
+    ) -> Result<[u32; 4], Cancelled> {
+        let board = self.board;
+        let mut distances = [UNREACHED; 4];
+        let mut far = Sides::default();
+        for to in sides_in(wanted) {
+            let around = board.step(cell, to);
+            match local_detour(board, ring, cell, from, to) {
+                Some(distance) => distances[to] = distance,
+                None if self.cut_off(cell, from, to) => {}
+                None => far.push(to, around),
+            }
+        }
+        if far.len == 0 {
+            return Ok(distances);
+        }
+        let start = board.step(cell, from);
+        let walk = self.walker.search(board, start, cell, far.cells(), NEAR);
+        let mut undecided = Sides::default();
+        for &(to, around) in far.entries() {
+            match self.walker.distance(around) {
+                Some(distance) => distances[to] = distance,
+                None if walk == Walk::Stopped => undecided.push(to, around),
+                None => {}
+            }
+        }
+        if undecided.len == 0 {
+            return Ok(distances);
+        }
+        // The walk from `from` ran out of room; from the other side it may not.
+        let mut long = Sides::default();
+        for &(to, around) in undecided.entries() {
+            if self.blocks.is_none() {
+                match self.walker.search(board, around, cell, &[start], NEAR) {
+                    Walk::Reached => {
+                        distances[to] = self.walker.distance(start).unwrap_or(UNREACHED);
+                        continue;
+                    }
+                    Walk::Exhausted => continue,
+                    Walk::Stopped => {}
+                }
+            }
+            if self.blocks()?.connected_around(cell, from, to) {
+                long.push(to, around);
+            }
+        }
+        if long.len > 0 {
+            self.walker
+                .search(board, start, cell, long.cells(), usize::MAX);
+            for &(to, around) in long.entries() {
+                distances[to] = self.walker.distance(around).unwrap_or(UNREACHED);
+            }
+        }
+        Ok(distances)
+    }
+
+    /// Whether the blocks, if already computed, say the player cannot get from side
+    /// `from` of the box at `cell` to side `to`.
+    fn cut_off(&self, cell: usize, from: usize, to: usize) -> bool {
+        self.blocks
+            .as_ref()
+            .is_some_and(|blocks| !blocks.connected_around(cell, from, to))
     }
 
     /// The biconnected blocks, computed the first time they are needed.
@@ -213,87 +317,6 @@ impl<'a> Search<'a> {
         self.blocks
     }
 
-    /// Relaxes the other sides of an entry's box cell: O(1) detours first, then a walk
-    /// of at most [`NEAR`] cells, then the blocks decide whether a long walk can succeed.
-    fn walk_around(
-        &mut self,
-        entry: State,
-        moves: u32,
-        layer: &mut Vec<State>,
-    ) -> Result<(), Cancelled> {
-        let board = self.board;
-        let (cell, side) = (entry / 4, entry % 4);
-        let start = board.step(cell, side);
-        let mut distances: [Option<u32>; 4] = [None; 4];
-        // Sides whose distance needs a walk, as (side, cell), in direction order.
-        let mut far = Sides::default();
-        for (other, distance) in distances.iter_mut().enumerate() {
-            let around = board.step(cell, other);
-            if other == side || !board.is_free(around) || self.is_final(state(cell, other)) {
-                continue;
-            }
-            *distance = local_detour(board, cell, side, other);
-            // Once the blocks exist, a side they say is cut off costs nothing.
-            let cut_off = || {
-                self.blocks
-                    .as_ref()
-                    .is_some_and(|b| !b.connected_around(cell, side, other))
-            };
-            if distance.is_none() && !cut_off() {
-                far.push(other, around);
-            }
-        }
-        if far.len > 0 {
-            if !self.walker.search(board, start, cell, far.cells(), NEAR) {
-                let mut unreached = Sides::default();
-                for &(other, around) in far.entries() {
-                    if self.walker.distance(around).is_none() {
-                        unreached.push(other, around);
-                    }
-                }
-                let blocks = self.blocks()?;
-                let mut reachable = Sides::default();
-                for &(other, around) in unreached.entries() {
-                    if blocks.connected_around(cell, side, other) {
-                        reachable.push(other, around);
-                    }
-                }
-                if reachable.len > 0 {
-                    self.walker
-                        .search(board, start, cell, reachable.cells(), usize::MAX);
-                }
-            }
-            for &(other, around) in far.entries() {
-                distances[other] = self.walker.distance(around);
-            }
-        }
-        for (other, distance) in distances.into_iter().enumerate() {
-            if let Some(distance) = distance {
-                self.relax(
-                    state(cell, other),
-                    moves.saturating_add(distance),
-                    side as u8,
-                    layer,
-                );
-            }
-        }
-        Ok(())
-    }
-
-    fn relax(&mut self, s: State, moves: u32, parent: u8, layer: &mut Vec<State>) {
-        if self.is_final(s) {
-            return;
-        }
-        let slot = &mut self.slots[s / 4];
-        if slot.moves[s % 4] == UNREACHED {
-            layer.push(s);
-        } else if moves >= slot.moves[s % 4] {
-            return;
-        }
-        slot.moves[s % 4] = moves;
-        slot.parent[s % 4] = parent;
-    }
-
     /// The solution a search found: counts and move string.
     pub fn solution(&mut self, found: &Found) -> Solution {
         Solution {
@@ -303,33 +326,40 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The move string of a found solution.
+    /// The move string of a found solution, rebuilt backwards from its last push.
     fn path(&mut self, found: &Found) -> String {
         let board = self.board;
         let mut pieces: Vec<Vec<u8>> = vec![vec![PUSH_LETTERS[opposite(found.last % 4)]]];
-        let mut s = found.last;
+        let (mut cell, mut side) = (found.last / 4, found.last % 4);
+        // Pushes before the one onto the target: when none are left, this is a state of
+        // layer 0, reached by the walk from the start.
+        let mut pushes_before = found.pushes - 1;
         loop {
-            let (cell, side) = (s / 4, s % 4);
-            let parent = self.slots[s / 4].parent[s % 4];
-            if parent == FROM_START {
+            if pushes_before == 0 {
                 let walk = self
                     .walker
                     .path(board, board.player, board.step(cell, side), cell);
                 pieces.push(walk.unwrap_or_default());
                 break;
             }
-            let entered = usize::from(parent);
+            let entered = self.slots[cell].parent(side);
             if entered != side {
                 let from = board.step(cell, entered);
                 let walk = self.walker.path(board, from, board.step(cell, side), cell);
                 pieces.push(walk.unwrap_or_default());
             }
             pieces.push(vec![PUSH_LETTERS[opposite(entered)]]);
-            s = state(board.step(cell, entered), entered);
+            (cell, side) = (board.step(cell, entered), entered);
+            pushes_before -= 1;
         }
         let bytes: Vec<u8> = pieces.into_iter().rev().flatten().collect();
         String::from_utf8(bytes).unwrap_or_default()
     }
+}
+
+/// The sides set in a 4-bit mask, in direction order.
+fn sides_in(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |&side| mask & (1 << side) != 0)
 }
 
 /// Up to four sides of a box cell, without allocating: (direction, side cell).
@@ -364,24 +394,76 @@ impl Sides {
 /// through the corner and every length-4 one needs the corner or the box), so a free
 /// 6-step walk — back round the box, or round the blocked corner — is optimal.
 /// Opposite sides: a walk of 2 would cross the box, so 4 round a free side is optimal.
-fn local_detour(board: &Board, cell: usize, from: usize, to: usize) -> Option<u32> {
-    let start = board.step(cell, from);
-    let (back_from, back_to) = (opposite(from), opposite(to));
-    if to != back_from {
-        if board.is_free(board.step(start, to)) {
-            return Some(2);
+///
+/// Everything but the walk round a blocked corner lies in the ring of eight cells
+/// around the box, so it is one lookup in [`DETOURS`].
+fn local_detour(board: &Board, ring: u8, cell: usize, from: usize, to: usize) -> Option<u32> {
+    match DETOURS[usize::from(ring)][from][to] {
+        0 if to != opposite(from) => {
+            let start = board.step(cell, from);
+            let round_the_corner = [from, to, to, opposite(from), opposite(from), opposite(to)];
+            open_walk(board, start, &round_the_corner).then_some(6)
         }
-        let round_the_box = [back_to, back_from, back_from, to, to, from];
-        let round_the_corner = [from, to, to, back_from, back_from, back_to];
-        return (open_walk(board, start, &round_the_box)
-            || open_walk(board, start, &round_the_corner))
-        .then_some(6);
+        0 => None,
+        distance => Some(u32::from(distance)),
+    }
+}
+
+/// [`local_detour`]'s answers within the ring, per ring and pair of sides (0: unknown).
+static DETOURS: [[[u8; 4]; 4]; 256] = detours();
+
+const fn detours() -> [[[u8; 4]; 4]; 256] {
+    let mut table = [[[0; 4]; 4]; 256];
+    let mut ring = 0;
+    while ring < 256 {
+        let mut from = 0;
+        while from < 4 {
+            let mut to = 0;
+            while to < 4 {
+                if from != to {
+                    table[ring][from][to] = ring_detour(ring as u8, from, to);
+                }
+                to += 1;
+            }
+            from += 1;
+        }
+        ring += 1;
+    }
+    table
+}
+
+/// The shortest detour from side `from` to side `to` that stays in the ring, if it is
+/// provably optimal (see [`local_detour`]); 0 otherwise.
+const fn ring_detour(ring: u8, from: usize, to: usize) -> u8 {
+    let (back_from, back_to) = (from ^ 1, to ^ 1);
+    if to != back_from {
+        if is_set(ring, corner_bit(from, to)) {
+            return 2;
+        }
+        let round_the_box = is_set(ring, corner_bit(from, back_to))
+            && is_set(ring, back_to)
+            && is_set(ring, corner_bit(back_from, back_to))
+            && is_set(ring, back_from)
+            && is_set(ring, corner_bit(back_from, to));
+        return if round_the_box { 6 } else { 0 };
     }
     let across = if from < 2 { [2, 3] } else { [0, 1] };
-    across
-        .into_iter()
-        .any(|dir| open_walk(board, start, &[dir, to, to, opposite(dir)]))
-        .then_some(4)
+    let mut i = 0;
+    while i < 2 {
+        let dir = across[i];
+        if is_set(ring, corner_bit(from, dir))
+            && is_set(ring, dir)
+            && is_set(ring, corner_bit(to, dir))
+        {
+            return 4;
+        }
+        i += 1;
+    }
+    0
+}
+
+const fn is_set(ring: u8, bit: usize) -> bool {
+    ring & (1 << bit) != 0
 }
 
 /// Whether every cell of the walk from `start` along `dirs` is free (it never steps

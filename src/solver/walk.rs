@@ -6,6 +6,17 @@
 
 use super::board::{opposite, Board, WALK_LETTERS};
 
+/// How a [`Walker::search`] ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Walk {
+    /// Every target was reached.
+    Reached,
+    /// Some target is unreachable: everything reachable was visited.
+    Exhausted,
+    /// The cell limit was hit first: unvisited targets may or may not be reachable.
+    Stopped,
+}
+
 pub struct Walker {
     stamp: Vec<u32>,
     dist: Vec<u32>,
@@ -26,8 +37,7 @@ impl Walker {
 
     /// Breadth-first search from `from` avoiding rock and `obstacle`, stopping once every
     /// cell in `targets` is reached, everything reachable is exhausted, or `limit` cells
-    /// were visited. Returns whether every target was reached; afterwards
-    /// [`Walker::distance`] answers (exactly) for visited cells.
+    /// were visited. Afterwards [`Walker::distance`] answers (exactly) for visited cells.
     pub fn search(
         &mut self,
         board: &Board,
@@ -35,7 +45,7 @@ impl Walker {
         obstacle: usize,
         targets: &[usize],
         limit: usize,
-    ) -> bool {
+    ) -> Walk {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.fill(0);
@@ -59,7 +69,13 @@ impl Walker {
                 }
             }
         }
-        remaining == 0
+        if remaining == 0 {
+            Walk::Reached
+        } else if head == self.queue.len() {
+            Walk::Exhausted
+        } else {
+            Walk::Stopped
+        }
     }
 
     fn visit(&mut self, cell: usize, dist: u32) {
