@@ -70,25 +70,9 @@ impl Board {
     pub fn is_free(&self, cell: usize) -> bool {
         self.free[cell]
     }
-
-    /// The eight cells around an interior `cell` as bits: the four sides at their
-    /// direction's bit, the corners at [`corner_bit`].
-    #[inline]
-    pub fn ring(&self, cell: usize) -> u8 {
-        let (above, below) = (cell - self.width, cell + self.width);
-        let bit = |at: usize, shift: u32| u8::from(self.free[at]) << shift;
-        bit(above, NORTH as u32)
-            | bit(below, SOUTH as u32)
-            | bit(cell - 1, WEST as u32)
-            | bit(cell + 1, EAST as u32)
-            | bit(above - 1, 4)
-            | bit(above + 1, 5)
-            | bit(below - 1, 6)
-            | bit(below + 1, 7)
-    }
 }
 
-/// The bit of [`Board::ring`] for the corner between two perpendicular directions.
+/// The bit of a ring of eight cells (see `search.rs`) for the corner between two perpendicular directions.
 pub const fn corner_bit(a: usize, b: usize) -> usize {
     let (vertical, horizontal) = if a < 2 { (a, b) } else { (b, a) };
     4 + vertical * 2 + (horizontal - WEST)

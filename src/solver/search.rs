@@ -13,11 +13,15 @@
 use std::sync::atomic::AtomicBool;
 
 use super::blocks::Blocks;
-use super::board::{corner_bit, opposite, Board, PUSH_LETTERS};
+use super::board::{corner_bit, opposite, Board, EAST, NORTH, PUSH_LETTERS, SOUTH, WEST};
 use super::walk::{Walk, Walker};
 use super::{poll, Cancelled, Solution};
 
 const UNREACHED: u32 = u32::MAX;
+/// The bit of [`Search::cells`] for a free cell.
+const FREE: u16 = 1 << 4;
+/// The first of [`Search::cells`]'s parent bits.
+const PARENTS: usize = 8;
 
 /// A state index: `box_cell * 4 + side`, where `side` is the direction from the box to
 /// the player.
@@ -53,25 +57,18 @@ pub struct Search<'a> {
     blocks: Option<Blocks>,
     cancel: &'a AtomicBool,
     walker: Walker,
-    /// The four states of each box cell together: settling a cell touches one record.
-    slots: Vec<Slot>,
+    /// Per cell: bits 0–3 the settled sides, [`FREE`], and from bit 8 two bits per
+    /// side for the side its push came in on (the side itself when the state was
+    /// entered directly, or reached by the walk from the start). A state's moves are
+    /// never needed once it is settled (the entries carry them), so this is all the
+    /// search keeps per cell: reading a cell's ring for its detours also brings in the
+    /// lines the pushes out of it check.
+    cells: Vec<u16>,
     /// The best push onto the target out of the layer being settled: (from, moves).
     found: Option<(State, u32)>,
-}
-
-/// The final moves of a box cell's four states and how each was reached.
-#[derive(Clone, Copy)]
-struct Slot {
-    moves: [u32; 4],
-    /// Two bits per side: the side the state's push came in on (the side itself when
-    /// the state was entered directly, or reached by the walk from the start).
-    parents: u8,
-}
-
-impl Slot {
-    fn parent(&self, side: usize) -> usize {
-        usize::from(self.parents >> (2 * side)) & 3
-    }
+    /// Cells that walks past [`NEAR`] may still visit before the blocks are computed:
+    /// a few long detours are cheaper than the blocks, many are not.
+    walk_budget: usize,
 }
 
 /// How the search ended.
@@ -85,17 +82,18 @@ pub enum Ending {
 
 impl<'a> Search<'a> {
     pub fn new(board: &'a Board, cancel: &'a AtomicBool) -> Search<'a> {
-        let fresh = Slot {
-            moves: [UNREACHED; 4],
-            parents: 0,
-        };
         Search {
             board,
             blocks: None,
             cancel,
             walker: Walker::new(board.len()),
-            slots: vec![fresh; board.len()],
+            cells: board
+                .free
+                .iter()
+                .map(|&free| u16::from(free) * FREE)
+                .collect(),
             found: None,
+            walk_budget: board.len() / 8,
         }
     }
 
@@ -180,13 +178,10 @@ impl<'a> Search<'a> {
         entered: [u32; 4],
         next: &mut Layer,
     ) -> Result<(), Cancelled> {
-        let ring = self.board.ring(cell);
-        let slot = self.slots[cell];
+        let ring = self.ring(cell);
         // Free sides not settled by an earlier layer. An entry into a settled state adds
         // nothing: whatever it walks to was reached from that state's layer already.
-        let open: u8 = (0..4)
-            .filter(|&side| ring & (1 << side) != 0 && slot.moves[side] == UNREACHED)
-            .fold(0, |mask, side| mask | 1 << side);
+        let open = ring & 0xF & !(self.cells[cell] as u8);
         let mut best = [UNREACHED; 4];
         let mut parent = [0, 1, 2, 3];
         for side in sides_in(open) {
@@ -209,14 +204,29 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Records a state's final moves and queues the push out of it.
+    /// The eight cells around an interior `cell` as a ring: the four sides at their
+    /// direction's bit, the corners at [`corner_bit`]; set bits are free.
+    fn ring(&self, cell: usize) -> u8 {
+        let width = self.board.width;
+        let (above, below) = (cell - width, cell + width);
+        let bit = |at: usize, shift: usize| (((self.cells[at] & FREE) >> 4) as u8) << shift;
+        bit(above, NORTH)
+            | bit(below, SOUTH)
+            | bit(cell - 1, WEST)
+            | bit(cell + 1, EAST)
+            | bit(above - 1, corner_bit(NORTH, WEST))
+            | bit(above + 1, corner_bit(NORTH, EAST))
+            | bit(below - 1, corner_bit(SOUTH, WEST))
+            | bit(below + 1, corner_bit(SOUTH, EAST))
+    }
+
+    /// Settles a state and queues the push out of it with its moves.
     fn settle(&mut self, cell: usize, side: usize, moves: u32, parent: usize, next: &mut Layer) {
-        let slot = &mut self.slots[cell];
-        slot.moves[side] = moves;
-        slot.parents |= (parent as u8) << (2 * side);
+        self.cells[cell] |= 1 << side | (parent as u16) << (PARENTS + 2 * side);
         let board = self.board;
         let to = board.step(cell, opposite(side));
-        if !board.is_free(to) {
+        let mark = self.cells[to];
+        if mark & FREE == 0 {
             return;
         }
         let moves = moves.saturating_add(1);
@@ -224,7 +234,7 @@ impl<'a> Search<'a> {
             if self.found.is_none_or(|(_, best)| moves < best) {
                 self.found = Some((state(cell, side), moves));
             }
-        } else if self.slots[to].moves[side] == UNREACHED {
+        } else if mark & (1 << side) == 0 {
             next[side].push(Entry {
                 cell: to as u32,
                 moves,
@@ -234,8 +244,9 @@ impl<'a> Search<'a> {
 
     /// The walk distances from side `from` of the box at `cell` to each side in the
     /// mask `wanted` ([`UNREACHED`] where there is no way round): O(1) detours first,
-    /// then a walk of at most [`NEAR`] cells, then the same backwards, and only then
-    /// the blocks and a walk as long as it takes.
+    /// then a walk of at most [`NEAR`] cells, then the same backwards, then a longer
+    /// walk while [`Search::walk_budget`] lasts, and only then the blocks and a walk as
+    /// long as it takes.
     fn distances(
         &mut self,
         cell: usize,
@@ -270,21 +281,20 @@ impl<'a> Search<'a> {
         if undecided.len == 0 {
             return Ok(distances);
         }
-        // The walk from `from` ran out of room; from the other side it may not.
+        // The walk from `from` ran out of room; from the other side, or with more room
+        // while the budget lasts, it may not.
         let mut long = Sides::default();
         for &(to, around) in undecided.entries() {
-            if self.blocks.is_none() {
-                match self.walker.search(board, around, cell, &[start], NEAR) {
-                    Walk::Reached => {
-                        distances[to] = self.walker.distance(start).unwrap_or(UNREACHED);
-                        continue;
-                    }
-                    Walk::Exhausted => continue,
-                    Walk::Stopped => {}
-                }
-            }
-            if self.blocks()?.connected_around(cell, from, to) {
-                long.push(to, around);
+            let decided = if self.blocks.is_none() {
+                self.walk_distance(around, start, cell, NEAR)
+                    .or_else(|| self.budgeted_distance(start, around, cell))
+            } else {
+                None
+            };
+            match decided {
+                Some(distance) => distances[to] = distance,
+                None if self.blocks()?.connected_around(cell, from, to) => long.push(to, around),
+                None => {}
             }
         }
         if long.len > 0 {
@@ -295,6 +305,29 @@ impl<'a> Search<'a> {
             }
         }
         Ok(distances)
+    }
+
+    /// The walk distance between two cells round the box at `obstacle` ([`UNREACHED`]
+    /// for none), or `None` if a walk of `limit` cells cannot tell.
+    fn walk_distance(
+        &mut self,
+        from: usize,
+        to: usize,
+        obstacle: usize,
+        limit: usize,
+    ) -> Option<u32> {
+        match self.walker.search(self.board, from, obstacle, &[to], limit) {
+            Walk::Reached => Some(self.walker.distance(to).unwrap_or(UNREACHED)),
+            Walk::Exhausted => Some(UNREACHED),
+            Walk::Stopped => None,
+        }
+    }
+
+    /// [`Search::walk_distance`] with what is left of [`Search::walk_budget`].
+    fn budgeted_distance(&mut self, from: usize, to: usize, obstacle: usize) -> Option<u32> {
+        let distance = self.walk_distance(from, to, obstacle, self.walk_budget);
+        self.walk_budget = self.walk_budget.saturating_sub(self.walker.visited());
+        distance
     }
 
     /// Whether the blocks, if already computed, say the player cannot get from side
@@ -342,7 +375,7 @@ impl<'a> Search<'a> {
                 pieces.push(walk.unwrap_or_default());
                 break;
             }
-            let entered = self.slots[cell].parent(side);
+            let entered = usize::from(self.cells[cell] >> (PARENTS + 2 * side)) & 3;
             if entered != side {
                 let from = board.step(cell, entered);
                 let walk = self.walker.path(board, from, board.step(cell, side), cell);

@@ -84,6 +84,11 @@ impl Walker {
         self.queue.push(cell as u32);
     }
 
+    /// How many cells the last search visited.
+    pub fn visited(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Distance found by the last search, if `cell` was reached.
     pub fn distance(&self, cell: usize) -> Option<u32> {
         (self.stamp[cell] == self.generation).then(|| self.dist[cell])
