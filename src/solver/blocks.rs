@@ -21,13 +21,49 @@ pub struct Blocks {
 }
 
 impl Blocks {
+    /// One iterative depth-first search; each cell's labels are worked out when it is
+    /// finished, from what its frame and its neighbours' discovery times already say.
     pub fn new(board: &Board, cancel: &AtomicBool) -> Result<Blocks, Cancelled> {
-        let dfs = Dfs::run(board, cancel)?;
+        let mut disc = vec![UNVISITED; board.len()];
         let mut labels = vec![0; board.len()];
-        for (cell, label) in labels.iter_mut().enumerate() {
-            poll(cancel, cell)?;
-            if board.is_free(cell) {
-                *label = dfs.labels(board, cell);
+        let mut time = 0u32;
+        let mut stack: Vec<Frame> = Vec::new();
+        for root in 0..board.len() {
+            poll(cancel, root)?;
+            if !board.is_free(root) || disc[root] != UNVISITED {
+                continue;
+            }
+            disc[root] = time;
+            stack.push(Frame::new(root, time, NO_PARENT));
+            time += 1;
+            let mut finished = 0usize;
+            while let Some(top) = stack.last_mut() {
+                if let Some(dir) = top.next_direction() {
+                    let w = board.step(top.cell as usize, dir);
+                    if !board.is_free(w) || usize::from(top.parent_dir) == dir {
+                        continue;
+                    }
+                    if disc[w] == UNVISITED {
+                        top.children |= 1 << dir;
+                        disc[w] = time;
+                        stack.push(Frame::new(w, time, opposite(dir) as u8));
+                        time += 1;
+                    } else {
+                        top.low = top.low.min(disc[w]);
+                    }
+                    continue;
+                }
+                let Some(frame) = stack.pop() else { break };
+                finished += 1;
+                poll(cancel, finished)?;
+                let v = frame.cell as usize;
+                labels[v] = frame.labels(board, &disc);
+                if let Some(parent) = stack.last_mut() {
+                    parent.low = parent.low.min(frame.low);
+                    if frame.low >= disc[parent.cell as usize] {
+                        parent.separate |= 1 << opposite(usize::from(frame.parent_dir));
+                    }
+                }
             }
         }
         Ok(Blocks { labels })
@@ -42,114 +78,70 @@ impl Blocks {
     }
 }
 
-/// Discovery times, low links and subtree ends of a depth-first search over all free cells.
-struct Dfs {
-    disc: Vec<u32>,
-    low: Vec<u32>,
-    /// Largest discovery time in the cell's subtree.
-    last: Vec<u32>,
-    /// Direction from a cell to its DFS parent.
-    parent_dir: Vec<u8>,
-    /// Some child's subtree has no back edge above the cell: it may be a cut vertex.
-    /// Cells without it have all their edges in one block, which is most cells.
-    cut: Vec<bool>,
+/// A cell on the depth-first search's stack: 12 bytes, as the stack can hold most of
+/// the board.
+struct Frame {
+    cell: u32,
+    /// The smallest discovery time reachable from the cell's subtree by one back edge.
+    low: u32,
+    /// The next direction to look at; 4 when done.
+    next_dir: u8,
+    /// Direction to the DFS parent, or [`NO_PARENT`] for a root.
+    parent_dir: u8,
+    /// Directions of tree edges to children.
+    children: u8,
+    /// Directions of children whose subtree has no back edge above the cell: each is a
+    /// block of its own. Without any, all the cell's edges are in one block (most cells).
+    separate: u8,
 }
 
-impl Dfs {
-    fn run(board: &Board, cancel: &AtomicBool) -> Result<Dfs, Cancelled> {
-        let n = board.len();
-        let mut dfs = Dfs {
-            disc: vec![UNVISITED; n],
-            low: vec![UNVISITED; n],
-            last: vec![0; n],
-            parent_dir: vec![NO_PARENT; n],
-            cut: vec![false; n],
-        };
-        let mut time = 0u32;
-        let mut stack: Vec<(usize, usize)> = Vec::new();
-        for root in 0..n {
-            poll(cancel, root)?;
-            if !board.is_free(root) || dfs.disc[root] != UNVISITED {
-                continue;
-            }
-            dfs.discover(root, &mut time);
-            stack.push((root, 0));
-            while let Some(&mut (v, ref mut next_dir)) = stack.last_mut() {
-                if *next_dir < 4 {
-                    let dir = *next_dir;
-                    *next_dir += 1;
-                    let w = board.step(v, dir);
-                    if !board.is_free(w) {
-                        continue;
-                    }
-                    if dfs.disc[w] == UNVISITED {
-                        dfs.parent_dir[w] = opposite(dir) as u8;
-                        dfs.discover(w, &mut time);
-                        stack.push((w, 0));
-                    } else if usize::from(dfs.parent_dir[v]) != dir {
-                        dfs.low[v] = dfs.low[v].min(dfs.disc[w]);
-                    }
-                } else {
-                    stack.pop();
-                    poll(cancel, v)?;
-                    dfs.last[v] = time - 1;
-                    if let Some(&(parent, _)) = stack.last() {
-                        dfs.low[parent] = dfs.low[parent].min(dfs.low[v]);
-                        if dfs.low[v] >= dfs.disc[parent] {
-                            dfs.cut[parent] = true;
-                        }
-                    }
-                }
-            }
+impl Frame {
+    fn new(cell: usize, disc: u32, parent_dir: u8) -> Frame {
+        Frame {
+            cell: cell as u32,
+            low: disc,
+            next_dir: 0,
+            parent_dir,
+            children: 0,
+            separate: 0,
         }
-        Ok(dfs)
     }
 
-    fn discover(&mut self, cell: usize, time: &mut u32) {
-        self.disc[cell] = *time;
-        self.low[cell] = *time;
-        *time += 1;
-    }
-
-    fn is_child(&self, board: &Board, v: usize, dir: usize) -> bool {
-        let w = board.step(v, dir);
-        usize::from(self.parent_dir[w]) == opposite(dir) && self.disc[w] > self.disc[v]
-    }
-
-    /// The block key of the edge from `v` to its child in `dir`.
-    fn child_block(&self, board: &Board, v: usize, dir: usize) -> u8 {
-        let child = board.step(v, dir);
-        if self.low[child] >= self.disc[v] {
-            dir as u8
-        } else {
-            PARENT_BLOCK
-        }
+    fn next_direction(&mut self) -> Option<usize> {
+        (self.next_dir < 4).then(|| {
+            self.next_dir += 1;
+            usize::from(self.next_dir - 1)
+        })
     }
 
     /// Packs, for each direction, the smallest direction whose edge shares its block.
-    fn labels(&self, board: &Board, v: usize) -> u8 {
-        if !self.cut[v] {
+    fn labels(&self, board: &Board, disc: &[u32]) -> u8 {
+        if self.separate == 0 {
             return 0;
         }
+        let v = self.cell as usize;
+        let child_key = |dir: usize| {
+            if self.separate & (1 << dir) != 0 {
+                dir as u8
+            } else {
+                PARENT_BLOCK
+            }
+        };
         let mut keys = [PARENT_BLOCK; 4];
         for (dir, key) in keys.iter_mut().enumerate() {
             let w = board.step(v, dir);
-            if !board.is_free(w) || usize::from(self.parent_dir[v]) == dir {
-                continue;
-            }
-            if self.is_child(board, v, dir) {
-                *key = self.child_block(board, v, dir);
-            } else if self.disc[w] > self.disc[v] {
+            if self.children & (1 << dir) != 0 {
+                *key = child_key(dir);
+            } else if board.is_free(w) && disc[w] > disc[v] {
                 // A back edge from a descendant: it belongs to the block of the child
-                // whose subtree holds that descendant.
-                let holder = (0..4).find(|&c| {
-                    self.is_child(board, v, c) && {
-                        let child = board.step(v, c);
-                        self.disc[child] <= self.disc[w] && self.disc[w] <= self.last[child]
-                    }
-                });
+                // whose subtree holds it, the last child discovered before it (the
+                // children's subtrees are consecutive runs of discovery times).
+                let holder = (0..4)
+                    .filter(|&c| self.children & (1 << c) != 0)
+                    .filter(|&c| disc[board.step(v, c)] <= disc[w])
+                    .max_by_key(|&c| disc[board.step(v, c)]);
                 if let Some(c) = holder {
-                    *key = self.child_block(board, v, c);
+                    *key = child_key(c);
                 }
             }
         }

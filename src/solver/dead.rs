@@ -16,42 +16,43 @@ pub fn live_cells(
     blocks: &Blocks,
     cancel: &AtomicBool,
 ) -> Result<Vec<bool>, Cancelled> {
-    let mut seen = vec![false; board.len() * 4];
-    let mut live = vec![false; board.len()];
-    let mut queue: Vec<usize> = Vec::new();
+    // Per cell, one bit per side whose state is known to reach the target.
+    let mut seen = vec![0u8; board.len()];
+    let mut stack: Vec<u32> = Vec::new();
     let target = board.target;
-    live[target] = true;
     for side in 0..4 {
         if board.is_free(board.step(target, side)) {
-            seen[target * 4 + side] = true;
-            queue.push(target * 4 + side);
+            reach(&mut seen, &mut stack, target, side);
         }
     }
     let mut popped = 0usize;
-    while let Some(s) = queue.pop() {
+    while let Some(s) = stack.pop() {
         popped += 1;
         poll(cancel, popped)?;
-        let (cell, side) = (s / 4, s % 4);
-        live[cell] = true;
-        let mut reach = |s: usize| {
-            if !seen[s] {
-                seen[s] = true;
-                queue.push(s);
-            }
-        };
+        let (cell, side) = (s as usize / 4, s as usize % 4);
         for other in 0..4 {
             if other != side
                 && board.is_free(board.step(cell, other))
                 && blocks.connected_around(cell, side, other)
             {
-                reach(cell * 4 + other);
+                reach(&mut seen, &mut stack, cell, other);
             }
         }
         // Undo a push: the box came from where the player stands, pushed from one further.
         let from = board.step(cell, side);
         if board.is_free(board.step(from, side)) {
-            reach(from * 4 + side);
+            reach(&mut seen, &mut stack, from, side);
         }
     }
+    let mut live: Vec<bool> = seen.iter().map(|&sides| sides != 0).collect();
+    live[target] = true;
     Ok(live)
+}
+
+/// Marks the state (`cell`, `side`) as reaching the target, to be expanded once.
+fn reach(seen: &mut [u8], stack: &mut Vec<u32>, cell: usize, side: usize) {
+    if seen[cell] & (1 << side) == 0 {
+        seen[cell] |= 1 << side;
+        stack.push((cell * 4 + side) as u32);
+    }
 }

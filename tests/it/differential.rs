@@ -1,12 +1,14 @@
 //! Exactness of the solver: `boxls::solver::solve` against the reference solver on
 //! thousands of generated mazes, every produced move string replayed, plus hand-written
-//! mazes for the traps of SPEC §1 and the classic sample.
+//! mazes for the traps of SPEC §1 and the classic sample; dead squares against the
+//! reference from every start.
 
+use std::sync::atomic::AtomicBool;
 use std::thread;
 use std::time::Instant;
 
 use boxls::maze::{parse, Grid};
-use boxls::solver::{replay, solve, Outcome, Solution};
+use boxls::solver::{analyze, replay, solve, Outcome, Solution};
 
 use crate::generate::{self, Placement, Rng};
 use crate::reference;
@@ -240,4 +242,39 @@ fn classic_sample_output_byte_for_byte() {
     for grid in &grids {
         check(grid).unwrap_or_else(|problem| panic!("{problem}"));
     }
+}
+
+/// Dead squares against their definition: a free cell is dead exactly when, with the box
+/// there, the reference solves the maze from no player start at all.
+#[test]
+fn dead_squares_match_the_reference_from_every_start() {
+    let never = AtomicBool::new(false);
+    let mut dead_seen = 0;
+    for seed in 0..300u64 {
+        let mut rng = Rng::new(0xDEAD_0000 + seed);
+        let size = generate::size(&mut rng, 7);
+        let grid = generate::mixed(&mut rng, size);
+        let analysis = analyze(&grid, &never).expect("never cancelled");
+        for cell in (0..grid.cell_count()).filter(|&c| !grid.walls[c] && c != grid.target) {
+            let expected = !(0..grid.cell_count()).any(|player| {
+                let start = Grid {
+                    player,
+                    boxed: cell,
+                    ..grid.clone()
+                };
+                player != cell && !grid.walls[player] && reference::solve(&start).is_some()
+            });
+            dead_seen += usize::from(expected);
+            assert_eq!(
+                analysis.dead[cell],
+                expected,
+                "cell {cell} of\n{}",
+                generate::render(&grid)
+            );
+        }
+    }
+    assert!(
+        dead_seen > 100,
+        "too few dead squares to mean much: {dead_seen}"
+    );
 }
