@@ -1,8 +1,9 @@
 //! Scale: boxls's exact solver against the floor no exact solver can beat — one plain
 //! breadth-first search over the same grid — on (a) 2,000 mazes up to 20×20 (also
 //! against the reference solver of the tests), (b) open rooms with sparse pillars and
-//! (c) corridor mazes with loops at 500², 1000² and 2000²; peak heap per cell; and how
-//! fast a superseded 2000×2000 solve stops.
+//! (c) corridor mazes with loops at 500², 1000² and 2000²; peak heap per cell; what the
+//! server runs per maze (the solve plus dead squares) at the largest size; and how fast
+//! a superseded 2000×2000 solve stops.
 //!
 //! ```sh
 //! cargo bench --bench scale            # everything (a few minutes)
@@ -89,6 +90,15 @@ fn main() {
             &corridors(size, 0xC0 + size as u64),
         );
     }
+    let largest = sizes.iter().copied().max().unwrap_or(500);
+    analysis_row(
+        &format!("(b) + dead squares {largest}²"),
+        &room(largest, 0xB0 + largest as u64),
+    );
+    analysis_row(
+        &format!("(c) + dead squares {largest}²"),
+        &corridors(largest, 0xC0 + largest as u64),
+    );
     if sizes.contains(&2000) {
         superseded(&room(2000, 0xD0));
     }
@@ -166,6 +176,31 @@ fn row(name: &str, grid: &Grid) {
         Outcome::Unsolvable(reason) => format!("unsolvable: {reason}"),
     };
     print_row(name, time, bfs, peak / grid.cell_count(), &result);
+}
+
+/// What the server runs per maze: the solve and the dead squares, timed like [`row`].
+fn analysis_row(name: &str, grid: &Grid) {
+    let never = AtomicBool::new(false);
+    let (analysis, first, peak) = measured(|| analyze(grid, &never));
+    let time = best_of(2, || {
+        let start = Instant::now();
+        black_box(analyze(grid, &never).is_ok());
+        start.elapsed()
+    })
+    .min(first);
+    let bfs = best_of(3, || {
+        let start = Instant::now();
+        black_box(bfs(grid));
+        start.elapsed()
+    });
+    let dead = analysis.map_or(0, |a| a.dead.iter().filter(|&&d| d).count());
+    print_row(
+        name,
+        time,
+        bfs,
+        peak / grid.cell_count(),
+        &format!("{dead} dead squares"),
+    );
 }
 
 fn print_row(name: &str, time: Duration, bfs: Duration, bytes_per_cell: usize, result: &str) {
