@@ -156,13 +156,14 @@ fn small_mazes() {
     );
 }
 
-/// The solver and the BFS are both timed as the best of three runs; the first solve
-/// also measures the peak heap.
-fn row(name: &str, grid: &Grid) {
-    let (outcome, first, peak) = measured(|| solve(grid));
+/// One row of the table: `run` on `grid` against one BFS over it, `describe` says what
+/// `run` answered. Both are timed as the best of three runs; the first run of `run` also
+/// measures the peak heap.
+fn timed_row<T>(name: &str, grid: &Grid, run: impl Fn() -> T, describe: impl Fn(T) -> String) {
+    let (out, first, peak) = measured(&run);
     let time = best_of(2, || {
         let start = Instant::now();
-        black_box(solve(grid));
+        black_box(run());
         start.elapsed()
     })
     .min(first);
@@ -171,35 +172,32 @@ fn row(name: &str, grid: &Grid) {
         black_box(bfs(grid));
         start.elapsed()
     });
-    let result = match outcome {
-        Outcome::Solved(s) => format!("{} pushes, {} moves", s.pushes, s.moves),
-        Outcome::Unsolvable(reason) => format!("unsolvable: {reason}"),
-    };
-    print_row(name, time, bfs, peak / grid.cell_count(), &result);
+    print_row(name, time, bfs, peak / grid.cell_count(), &describe(out));
 }
 
-/// What the server runs per maze: the solve and the dead squares, timed like [`row`].
+fn row(name: &str, grid: &Grid) {
+    timed_row(
+        name,
+        grid,
+        || solve(grid),
+        |outcome| match outcome {
+            Outcome::Solved(s) => format!("{} pushes, {} moves", s.pushes, s.moves),
+            Outcome::Unsolvable(reason) => format!("unsolvable: {reason}"),
+        },
+    );
+}
+
+/// What the server runs per maze: the solve and the dead squares.
 fn analysis_row(name: &str, grid: &Grid) {
     let never = AtomicBool::new(false);
-    let (analysis, first, peak) = measured(|| analyze(grid, &never));
-    let time = best_of(2, || {
-        let start = Instant::now();
-        black_box(analyze(grid, &never).is_ok());
-        start.elapsed()
-    })
-    .min(first);
-    let bfs = best_of(3, || {
-        let start = Instant::now();
-        black_box(bfs(grid));
-        start.elapsed()
-    });
-    let dead = analysis.map_or(0, |a| a.dead.iter().filter(|&&d| d).count());
-    print_row(
+    timed_row(
         name,
-        time,
-        bfs,
-        peak / grid.cell_count(),
-        &format!("{dead} dead squares"),
+        grid,
+        || analyze(grid, &never),
+        |analysis| {
+            let dead = analysis.map_or(0, |a| a.dead.iter().filter(|&&d| d).count());
+            format!("{dead} dead squares")
+        },
     );
 }
 
