@@ -18,30 +18,26 @@ pub fn live_cells(
 ) -> Result<Vec<bool>, Cancelled> {
     // Per cell, one bit per side whose state is known to reach the target.
     let mut seen = vec![0u8; board.len()];
-    let mut stack: Vec<u32> = Vec::new();
+    // Cells with sides newly known to be live, as `cell << 4 | sides`.
+    let mut stack: Vec<u64> = Vec::new();
     let target = board.target;
-    for side in 0..4 {
-        if board.is_free(board.step(target, side)) {
-            reach(&mut seen, &mut stack, target, side);
-        }
-    }
+    let target_sides = (0..4)
+        .filter(|&side| board.is_free(board.step(target, side)))
+        .fold(0, |sides, side| sides | 1 << side);
+    seen[target] = target_sides;
+    stack.push((target as u64) << 4 | u64::from(target_sides));
     let mut popped = 0usize;
-    while let Some(s) = stack.pop() {
+    while let Some(top) = stack.pop() {
         popped += 1;
         poll(cancel, popped)?;
-        let (cell, side) = (s as usize / 4, s as usize % 4);
-        for other in 0..4 {
-            if other != side
-                && board.is_free(board.step(cell, other))
-                && blocks.connected_around(cell, side, other)
-            {
-                reach(&mut seen, &mut stack, cell, other);
+        let (cell, sides) = ((top >> 4) as usize, top & 15);
+        for side in (0..4).filter(|&side| sides & (1 << side) != 0) {
+            // Undo a push: the box came from where the player stands, pushed from one
+            // further.
+            let from = board.step(cell, side);
+            if board.is_free(board.step(from, side)) {
+                reach(board, blocks, &mut seen, &mut stack, from, side);
             }
-        }
-        // Undo a push: the box came from where the player stands, pushed from one further.
-        let from = board.step(cell, side);
-        if board.is_free(board.step(from, side)) {
-            reach(&mut seen, &mut stack, from, side);
         }
     }
     let mut live: Vec<bool> = seen.iter().map(|&sides| sides != 0).collect();
@@ -49,10 +45,25 @@ pub fn live_cells(
     Ok(live)
 }
 
-/// Marks the state (`cell`, `side`) as reaching the target, to be expanded once.
-fn reach(seen: &mut [u8], stack: &mut Vec<u32>, cell: usize, side: usize) {
-    if seen[cell] & (1 << side) == 0 {
-        seen[cell] |= 1 << side;
-        stack.push((cell * 4 + side) as u32);
+/// Marks the state (`cell`, `side`) live, and with it every side the player can walk to
+/// from there (one lookup in the blocks), to be expanded once.
+fn reach(
+    board: &Board,
+    blocks: &Blocks,
+    seen: &mut [u8],
+    stack: &mut Vec<u64>,
+    cell: usize,
+    side: usize,
+) {
+    if seen[cell] & (1 << side) != 0 {
+        return;
     }
+    let around: u8 = (0..4)
+        .filter(|&other| {
+            board.is_free(board.step(cell, other)) && blocks.connected_around(cell, side, other)
+        })
+        .fold(0, |sides, other| sides | 1 << other);
+    let new = around & !seen[cell];
+    seen[cell] |= new;
+    stack.push((cell as u64) << 4 | u64::from(new));
 }
