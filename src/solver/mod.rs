@@ -8,6 +8,7 @@ mod dead;
 mod replay;
 mod search;
 mod walk;
+mod window;
 
 pub use replay::{replay, Illegal, Replayed};
 

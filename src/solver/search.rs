@@ -15,6 +15,7 @@ use std::sync::atomic::AtomicBool;
 use super::blocks::Blocks;
 use super::board::{corner_bit, opposite, Board, EAST, NORTH, PUSH_LETTERS, SOUTH, WEST};
 use super::walk::{Walk, Walker};
+use super::window::BitBoard;
 use super::{poll, Cancelled, Solution};
 
 const UNREACHED: u32 = u32::MAX;
@@ -57,6 +58,8 @@ pub struct Search<'a> {
     blocks: Option<Blocks>,
     cancel: &'a AtomicBool,
     walker: Walker,
+    /// For walks of up to twelve steps without a [`Walker`]; built on first need.
+    bits: Option<BitBoard>,
     /// Per cell: bits 0–3 the settled sides, [`FREE`], and from bit 8 two bits per
     /// side for the side its push came in on (the side itself when the state was
     /// entered directly, or reached by the walk from the start). A state's moves are
@@ -87,6 +90,7 @@ impl<'a> Search<'a> {
             blocks: None,
             cancel,
             walker: Walker::new(board.len()),
+            bits: None,
             cells: board
                 .free
                 .iter()
@@ -244,7 +248,8 @@ impl<'a> Search<'a> {
 
     /// The walk distances from side `from` of the box at `cell` to each side in the
     /// mask `wanted` ([`UNREACHED`] where there is no way round): O(1) detours first,
-    /// then a walk of at most [`NEAR`] cells, then the same backwards, then a longer
+    /// then the bit-parallel search of the window round the box, then a walk of at most
+    /// [`NEAR`] cells, then the same backwards, then a longer
     /// walk while [`Search::walk_budget`] lasts, and only then the blocks and a walk as
     /// long as it takes.
     fn distances(
@@ -256,13 +261,24 @@ impl<'a> Search<'a> {
     ) -> Result<[u32; 4], Cancelled> {
         let board = self.board;
         let mut distances = [UNREACHED; 4];
-        let mut far = Sides::default();
+        let mut near = 0u8;
         for to in sides_in(wanted) {
-            let around = board.step(cell, to);
             match local_detour(board, ring, cell, from, to) {
                 Some(distance) => distances[to] = distance,
                 None if self.cut_off(cell, from, to) => {}
-                None => far.push(to, around),
+                None => near |= 1 << to,
+            }
+        }
+        if near == 0 {
+            return Ok(distances);
+        }
+        let mut far = Sides::default();
+        let bits = self.bits.get_or_insert_with(|| BitBoard::new(board));
+        for (to, answer) in bits.distances(cell, from, near).into_iter().enumerate() {
+            match answer {
+                _ if near & (1 << to) == 0 => {}
+                Some(distance) => distances[to] = distance.unwrap_or(UNREACHED),
+                None => far.push(to, board.step(cell, to)),
             }
         }
         if far.len == 0 {
