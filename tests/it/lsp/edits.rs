@@ -248,10 +248,17 @@ async fn every_quick_fix_applies_cleanly_and_removes_its_diagnostic() {
     assert!(codes(&after).is_empty(), "{}", summarize(&after));
 }
 
-/// A maze whose exhaustive search takes a while: a large open room whose target is
-/// walled in, so the solver must explore every state before saying "unsolvable".
+/// A maze whose exhaustive search takes a while (over half a second here): the largest
+/// room the default limits solve, with a pillar on every other cell of every other row
+/// (so the way round the box is rarely a one-lookup detour), and the target walled in,
+/// so the solver must explore every state before saying "unsolvable".
 fn slow_maze(size: usize, marker: char) -> String {
     let mut rows: Vec<Vec<char>> = vec![vec!['.'; size]; size];
+    for r in (2..size - 4).step_by(2) {
+        for c in (2..size - 4).step_by(2) {
+            rows[r][c] = '#';
+        }
+    }
     rows[1][1] = 'S';
     rows[size / 2][size / 2] = 'B';
     rows[size - 2][size - 2] = 'T';
@@ -271,11 +278,11 @@ fn slow_maze(size: usize, marker: char) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_during_a_slow_solve_never_publishes_the_stale_result() {
     let (mut client, _) = Client::initialized(false).await;
-    let first = slow_maze(1600, '.');
+    let first = slow_maze(2000, '.');
     client.open(&first, 1).await;
     // Structural diagnostics for version 1 come at once (none), the solve is running.
     assert_eq!(client.diagnostics_for(1).await, json!([]));
-    let second = slow_maze(1600, '#');
+    let second = slow_maze(2000, '#');
     client
         .notify(
             "textDocument/didChange",
