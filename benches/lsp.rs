@@ -1,7 +1,8 @@
 //! Editor latency: the real server in-process, a file of 1,000 generated 20×20 mazes,
-//! then 200 one-cell edits to one maze. Prints the time from `didChange` to the
-//! matching `publishDiagnostics` (structural, then with the solve), median and 99th
-//! percentile, and the time for the initial open.
+//! then 200 one-cell edits to one maze; then one 2000×2000 room, then 20 one-cell edits
+//! to it. Prints the time from `didChange` to the matching `publishDiagnostics`
+//! (structural, then with the solve), median and 99th percentile, and the time for the
+//! initial open.
 //!
 //! ```sh
 //! cargo bench --bench lsp
@@ -36,6 +37,7 @@ fn main() {
         .build()
         .expect("a tokio runtime");
     runtime.block_on(run());
+    runtime.block_on(huge_room());
 }
 
 async fn run() {
@@ -89,6 +91,72 @@ async fn run() {
     );
     println!("open → structural diagnostics   {structural_open:>10.1?}");
     println!("open → all mazes solved         {solved_open:>10.1?}");
+    report("didChange → structural diagnostics", &mut structural);
+    report("didChange → diagnostics with solve", &mut solved);
+}
+
+const ROOM: usize = 2000;
+const ROOM_EDITS: usize = 20;
+
+/// One 2000×2000 room with 2% pillars (4 MB), S and B near one corner, T near the
+/// other: every keystroke re-reads the maze and starts a new solve of four million cells.
+async fn huge_room() {
+    let mut rng = Rng::new(SEED + 1);
+    let mut rows: Vec<Vec<u8>> = (0..ROOM)
+        .map(|_| {
+            (0..ROOM)
+                .map(|_| if rng.chance(0.02) { b'#' } else { b'.' })
+                .collect()
+        })
+        .collect();
+    for (r, c, mark) in [(3, 3, b'S'), (5, 5, b'B'), (ROOM - 4, ROOM - 4, b'T')] {
+        for row in &mut rows[r - 1..=r + 1] {
+            row[c - 1..=c + 1].fill(b'.');
+        }
+        rows[r][c] = mark;
+    }
+    let text = |rows: &[Vec<u8>]| {
+        let body: Vec<&str> = rows
+            .iter()
+            .map(|row| std::str::from_utf8(row).unwrap_or_default())
+            .collect();
+        format!("{ROOM} {ROOM}\n{}\n", body.join("\n"))
+    };
+    let (mut client, _) = Client::initialized(false).await;
+    let opened = Instant::now();
+    client.open(&text(&rows), 1).await;
+    client.diagnostics_for(1).await;
+    let structural_open = opened.elapsed();
+    client.diagnostics_for(1).await;
+    let solved_open = opened.elapsed();
+    let (mut structural, mut solved) = (Vec::new(), Vec::new());
+    for i in 0..ROOM_EDITS {
+        let version = i as i64 + 2;
+        // Toggle a cell in the middle band, away from S, B and T.
+        let (row, col) = (ROOM / 2 + i, ROOM / 3 + 7 * i);
+        let cell = &mut rows[row][col];
+        *cell = if *cell == b'#' { b'.' } else { b'#' };
+        let sent = Instant::now();
+        client
+            .notify(
+                "textDocument/didChange",
+                json!({
+                    "textDocument": { "uri": URI, "version": version },
+                    "contentChanges": [{
+                        "range": { "start": { "line": row + 1, "character": col }, "end": { "line": row + 1, "character": col + 1 } },
+                        "text": (*cell as char).to_string()
+                    }]
+                }),
+            )
+            .await;
+        client.diagnostics_for(version).await;
+        structural.push(sent.elapsed());
+        client.diagnostics_for(version).await;
+        solved.push(sent.elapsed());
+    }
+    println!("one {ROOM}×{ROOM} room, {ROOM_EDITS} one-cell edits");
+    println!("open → structural diagnostics   {structural_open:>10.1?}");
+    println!("open → solved                   {solved_open:>10.1?}");
     report("didChange → structural diagnostics", &mut structural);
     report("didChange → diagnostics with solve", &mut solved);
 }

@@ -533,6 +533,12 @@ fn check_cells(
         // Extra rows may well be a maze whose header went missing: their S/B/T are not
         // duplicates of this maze's.
         let own_row = i < maze.rows.len();
+        let cells = text[row.clone()].as_bytes();
+        // Most rows are only rock and floor: one pass over the bytes, no per-char work.
+        if cells.iter().all(|&b| b == b'#' || b == b'.') {
+            walls.extend(cells.iter().map(|&b| b == b'#'));
+            continue;
+        }
         let mut bad_run: Option<(Range<usize>, bool)> = None;
         for (offset, ch) in text[row.clone()].char_indices() {
             let at = row.start + offset;
