@@ -7,7 +7,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::board::{opposite, Board};
+use super::board::{opposite, Board, EAST, NORTH, SOUTH, WEST};
 use super::{poll, Cancelled};
 
 const UNVISITED: u32 = u32::MAX;
@@ -107,11 +107,13 @@ impl Frame {
         }
     }
 
+    /// Along rows first: the search then snakes through memory in order instead of
+    /// jumping a row's width at every step.
     fn next_direction(&mut self) -> Option<usize> {
-        (self.next_dir < 4).then(|| {
-            self.next_dir += 1;
-            usize::from(self.next_dir - 1)
-        })
+        const ORDER: [usize; 4] = [EAST, WEST, SOUTH, NORTH];
+        let dir = ORDER.get(usize::from(self.next_dir))?;
+        self.next_dir += 1;
+        Some(*dir)
     }
 
     /// Packs, for each direction, the smallest direction whose edge shares its block.
