@@ -249,9 +249,9 @@ impl<'a> Search<'a> {
     /// The walk distances from side `from` of the box at `cell` to each side in the
     /// mask `wanted` ([`UNREACHED`] where there is no way round): O(1) detours first,
     /// then the bit-parallel search of the window round the box, then a walk of at most
-    /// [`NEAR`] cells, then the same backwards, then a longer
-    /// walk while [`Search::walk_budget`] lasts, and only then the blocks and a walk as
-    /// long as it takes.
+    /// [`NEAR`] cells, then the same backwards, then a longer walk while
+    /// [`Search::walk_budget`] lasts, and only then the blocks and a walk as long as it
+    /// takes.
     fn distances(
         &mut self,
         cell: usize,
@@ -272,6 +272,23 @@ impl<'a> Search<'a> {
         if near == 0 {
             return Ok(distances);
         }
+        let far = self.window_distances(cell, from, near, &mut distances);
+        if far.len > 0 {
+            self.walked_distances(cell, from, &far, &mut distances)?;
+        }
+        Ok(distances)
+    }
+
+    /// Fills in the distances to the sides in `near` that the window round the box
+    /// answers; returns the others.
+    fn window_distances(
+        &mut self,
+        cell: usize,
+        from: usize,
+        near: u8,
+        distances: &mut [u32; 4],
+    ) -> Sides {
+        let board = self.board;
         let mut far = Sides::default();
         let bits = self.bits.get_or_insert_with(|| BitBoard::new(board));
         for (to, answer) in bits.distances(cell, from, near).into_iter().enumerate() {
@@ -281,9 +298,19 @@ impl<'a> Search<'a> {
                 None => far.push(to, board.step(cell, to)),
             }
         }
-        if far.len == 0 {
-            return Ok(distances);
-        }
+        far
+    }
+
+    /// Fills in the distances to the `far` sides by walking: bounded walks both ways and
+    /// within the budget, then the blocks and a walk as long as it takes.
+    fn walked_distances(
+        &mut self,
+        cell: usize,
+        from: usize,
+        far: &Sides,
+        distances: &mut [u32; 4],
+    ) -> Result<(), Cancelled> {
+        let board = self.board;
         let start = board.step(cell, from);
         let walk = self.walker.search(board, start, cell, far.cells(), NEAR);
         let mut undecided = Sides::default();
@@ -293,9 +320,6 @@ impl<'a> Search<'a> {
                 None if walk == Walk::Stopped => undecided.push(to, around),
                 None => {}
             }
-        }
-        if undecided.len == 0 {
-            return Ok(distances);
         }
         // The walk from `from` ran out of room; from the other side, or with more room
         // while the budget lasts, it may not.
@@ -320,7 +344,7 @@ impl<'a> Search<'a> {
                 distances[to] = self.walker.distance(around).unwrap_or(UNREACHED);
             }
         }
-        Ok(distances)
+        Ok(())
     }
 
     /// The walk distance between two cells round the box at `obstacle` ([`UNREACHED`]
