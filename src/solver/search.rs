@@ -302,7 +302,8 @@ impl<'a> Search<'a> {
     }
 
     /// Fills in the distances to the `far` sides by walking: bounded walks both ways and
-    /// within the budget, then the blocks and a walk as long as it takes.
+    /// within the budget, then the blocks and a walk as long as it takes (at once, when
+    /// the blocks are already known).
     fn walked_distances(
         &mut self,
         cell: usize,
@@ -312,7 +313,14 @@ impl<'a> Search<'a> {
     ) -> Result<(), Cancelled> {
         let board = self.board;
         let start = board.step(cell, from);
-        let walk = self.walker.search(board, start, cell, far.cells(), NEAR);
+        // With the blocks known, the far sides are all reachable (the others were
+        // dropped): a bounded walk first would only be repeated.
+        let limit = if self.blocks.is_some() {
+            usize::MAX
+        } else {
+            NEAR
+        };
+        let walk = self.walker.search(board, start, cell, far.cells(), limit);
         let mut undecided = Sides::default();
         for &(to, around) in far.entries() {
             match self.walker.distance(around) {
