@@ -48,12 +48,7 @@ async fn run() {
     let text = generate::render_file(&grids);
     let (mut client, _) = Client::initialized(false).await;
 
-    let opened = Instant::now();
-    client.open(&text, 1).await;
-    client.diagnostics_for(1).await;
-    let structural_open = opened.elapsed();
-    client.diagnostics_for(1).await;
-    let solved_open = opened.elapsed();
+    let (structural_open, solved_open) = timed_open(&mut client, &text).await;
 
     // Row 1 of the edited maze's rows starts after its header line: each maze takes
     // 21 lines (header + 20 rows).
@@ -65,24 +60,11 @@ async fn run() {
         let version = i as i64 + 2;
         current[cell] = if current[cell] == '#' { '.' } else { '#' };
         let (row, col) = (cell / 20, cell % 20);
-        let line = (first_row_line + row) as u32;
-        let sent = Instant::now();
-        client
-            .notify(
-                "textDocument/didChange",
-                json!({
-                    "textDocument": { "uri": URI, "version": version },
-                    "contentChanges": [{
-                        "range": { "start": { "line": line, "character": col }, "end": { "line": line, "character": col + 1 } },
-                        "text": current[cell].to_string()
-                    }]
-                }),
-            )
-            .await;
-        client.diagnostics_for(version).await;
-        structural.push(sent.elapsed());
-        client.diagnostics_for(version).await;
-        solved.push(sent.elapsed());
+        let line = first_row_line + row;
+        let (to_structural, to_solved) =
+            timed_edit(&mut client, version, (line, col), current[cell]).await;
+        structural.push(to_structural);
+        solved.push(to_solved);
     }
     println!(
         "{MAZES} mazes of 20×20 ({} bytes), {EDITS} one-cell edits to maze #{}",
@@ -123,12 +105,7 @@ async fn huge_room() {
         format!("{ROOM} {ROOM}\n{}\n", body.join("\n"))
     };
     let (mut client, _) = Client::initialized(false).await;
-    let opened = Instant::now();
-    client.open(&text(&rows), 1).await;
-    client.diagnostics_for(1).await;
-    let structural_open = opened.elapsed();
-    client.diagnostics_for(1).await;
-    let solved_open = opened.elapsed();
+    let (structural_open, solved_open) = timed_open(&mut client, &text(&rows)).await;
     let (mut structural, mut solved) = (Vec::new(), Vec::new());
     for i in 0..ROOM_EDITS {
         let version = i as i64 + 2;
@@ -136,29 +113,53 @@ async fn huge_room() {
         let (row, col) = (ROOM / 2 + i, ROOM / 3 + 7 * i);
         let cell = &mut rows[row][col];
         *cell = if *cell == b'#' { b'.' } else { b'#' };
-        let sent = Instant::now();
-        client
-            .notify(
-                "textDocument/didChange",
-                json!({
-                    "textDocument": { "uri": URI, "version": version },
-                    "contentChanges": [{
-                        "range": { "start": { "line": row + 1, "character": col }, "end": { "line": row + 1, "character": col + 1 } },
-                        "text": (*cell as char).to_string()
-                    }]
-                }),
-            )
-            .await;
-        client.diagnostics_for(version).await;
-        structural.push(sent.elapsed());
-        client.diagnostics_for(version).await;
-        solved.push(sent.elapsed());
+        let (to_structural, to_solved) =
+            timed_edit(&mut client, version, (row + 1, col), *cell as char).await;
+        structural.push(to_structural);
+        solved.push(to_solved);
     }
     println!("one {ROOM}×{ROOM} room, {ROOM_EDITS} one-cell edits");
     println!("open → structural diagnostics   {structural_open:>10.1?}");
     println!("open → solved                   {solved_open:>10.1?}");
     report("didChange → structural diagnostics", &mut structural);
     report("didChange → diagnostics with solve", &mut solved);
+}
+
+/// Opens `text`: the time to its structural diagnostics, and to the solved ones.
+async fn timed_open(client: &mut Client, text: &str) -> (Duration, Duration) {
+    let opened = Instant::now();
+    client.open(text, 1).await;
+    client.diagnostics_for(1).await;
+    let structural = opened.elapsed();
+    client.diagnostics_for(1).await;
+    (structural, opened.elapsed())
+}
+
+/// Replaces the character at (`line`, `col`) with `new`: the time from `didChange` to
+/// the structural diagnostics, and to the solved ones.
+async fn timed_edit(
+    client: &mut Client,
+    version: i64,
+    (line, col): (usize, usize),
+    new: char,
+) -> (Duration, Duration) {
+    let sent = Instant::now();
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": URI, "version": version },
+                "contentChanges": [{
+                    "range": { "start": { "line": line, "character": col }, "end": { "line": line, "character": col + 1 } },
+                    "text": new.to_string()
+                }]
+            }),
+        )
+        .await;
+    client.diagnostics_for(version).await;
+    let structural = sent.elapsed();
+    client.diagnostics_for(version).await;
+    (structural, sent.elapsed())
 }
 
 /// Distinct cells that are neither S, B nor T: toggling each once gives a new maze

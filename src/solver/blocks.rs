@@ -159,7 +159,7 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::maze::Grid;
+    use crate::solver::board::random_grids;
 
     /// Whether `to` is reachable from `from` on `board` without entering `blocked`.
     fn reachable_without(board: &Board, from: usize, to: usize, blocked: usize) -> bool {
@@ -183,26 +183,7 @@ mod tests {
 
     #[test]
     fn connected_around_agrees_with_a_search_on_random_grids() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..300 {
-            let (rows, cols) = (1 + (next() % 9) as usize, 3 + (next() % 9) as usize);
-            let density = next() % 45;
-            let mut walls: Vec<bool> = (0..rows * cols).map(|_| next() % 100 < density).collect();
-            walls[..3].fill(false);
-            let grid = Grid {
-                rows,
-                cols,
-                walls,
-                player: 0,
-                boxed: 1,
-                target: 2,
-            };
+        for grid in random_grids(0x2545_f491_4f6c_dd1d, 300, 9, 45) {
             let board = Board::new(&grid);
             let blocks = Blocks::new(&board, &AtomicBool::new(false)).expect("not cancelled");
             for cell in (0..board.len()).filter(|&c| board.is_free(c)) {

@@ -77,3 +77,34 @@ pub const fn corner_bit(a: usize, b: usize) -> usize {
     let (vertical, horizontal) = if a < 2 { (a, b) } else { (b, a) };
     4 + vertical * 2 + (horizontal - WEST)
 }
+
+/// Random boards for the solver's unit tests: `count` grids of up to `max_side` + 2
+/// columns and `max_side` rows, each with its own rock density below `max_density`%;
+/// the first three cells (S, B and T) are free.
+#[cfg(test)]
+pub fn random_grids(seed: u64, count: usize, max_side: u64, max_density: u64) -> Vec<Grid> {
+    let mut seed = seed;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..count)
+        .map(|_| {
+            let rows = 1 + (next() % max_side) as usize;
+            let cols = 3 + (next() % max_side) as usize;
+            let density = next() % max_density;
+            let mut walls: Vec<bool> = (0..rows * cols).map(|_| next() % 100 < density).collect();
+            walls[..3].fill(false);
+            Grid {
+                rows,
+                cols,
+                walls,
+                player: 0,
+                boxed: 1,
+                target: 2,
+            }
+        })
+        .collect()
+}

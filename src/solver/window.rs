@@ -159,33 +159,15 @@ const fn inner() -> Window {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::maze::Grid;
+    use crate::solver::board::random_grids;
     use crate::solver::walk::{Walk, Walker};
 
     /// Every answer the window gives agrees with an unbounded walk, on random grids
     /// large and small (so windows overlap the border), and it answers most queries.
     #[test]
     fn window_answers_agree_with_walks() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
         let (mut answered, mut asked) = (0, 0);
-        for _ in 0..300 {
-            let (rows, cols) = (1 + (next() % 30) as usize, 3 + (next() % 30) as usize);
-            let density = next() % 40;
-            let walls: Vec<bool> = (0..rows * cols).map(|_| next() % 100 < density).collect();
-            let grid = Grid {
-                rows,
-                cols,
-                walls,
-                player: 0,
-                boxed: 1,
-                target: 2,
-            };
+        for grid in random_grids(0x9E37_79B9_7F4A_7C15, 300, 30, 40) {
             let board = Board::new(&grid);
             let bits = BitBoard::new(&board);
             let mut walker = Walker::new(board.len());
