@@ -79,16 +79,7 @@ async fn malformed_bodies_get_json_rpc_errors_and_the_server_goes_on() {
         assert_eq!(response["id"], *id, "{response}");
         still_serving(&mut client, SAMPLE).await;
     }
-    let logged = client
-        .history
-        .iter()
-        .filter(|m| m["method"] == "window/logMessage")
-        .filter(|m| {
-            m["params"]["message"]
-                .as_str()
-                .is_some_and(|t| t.contains("invalid message"))
-        })
-        .count();
+    let logged = log_messages_containing(&client, "invalid message").len();
     assert_eq!(logged, cases.len(), "each is logged once");
 }
 
@@ -581,16 +572,7 @@ async fn a_panicking_solve_is_logged_once_reported_and_survived() {
         "other mazes still solve: {hints}"
     );
     still_serving(&mut client, &text).await;
-    let failures: Vec<&Value> = client
-        .history
-        .iter()
-        .filter(|m| m["method"] == "window/logMessage")
-        .filter(|m| {
-            m["params"]["message"]
-                .as_str()
-                .is_some_and(|t| t.contains("solver failed"))
-        })
-        .collect();
+    let failures = log_messages_containing(&client, "solver failed");
     assert_eq!(failures.len(), 1, "{failures:?}");
     assert_eq!(failures[0]["params"]["type"], 1, "an error");
 }
@@ -636,4 +618,18 @@ async fn execute_command_runs_only_its_own_command() {
         .iter()
         .all(|r| r["method"] != "workspace/applyEdit"));
     still_serving(&mut client, SAMPLE).await;
+}
+
+/// The `window/logMessage` notifications received so far whose message contains `needle`.
+fn log_messages_containing<'a>(client: &'a Client, needle: &str) -> Vec<&'a Value> {
+    client
+        .history
+        .iter()
+        .filter(|m| m["method"] == "window/logMessage")
+        .filter(|m| {
+            m["params"]["message"]
+                .as_str()
+                .is_some_and(|t| t.contains(needle))
+        })
+        .collect()
 }
