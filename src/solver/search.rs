@@ -259,11 +259,10 @@ impl<'a> Search<'a> {
         ring: u8,
         wanted: u8,
     ) -> Result<[u32; 4], Cancelled> {
-        let board = self.board;
         let mut distances = [UNREACHED; 4];
         let mut near = 0u8;
         for to in sides_in(wanted) {
-            match local_detour(board, ring, cell, from, to) {
+            match local_detour(ring, from, to) {
                 Some(distance) => distances[to] = distance,
                 None if self.cut_off(cell, from, to) => {}
                 None => near |= 1 << to,
@@ -467,24 +466,16 @@ impl Sides {
     }
 }
 
-/// The walk from side `from` to side `to` of the box at `cell` when a short local
-/// detour settles it exactly; `None` means "search".
+/// The walk from side `from` to side `to` of a box whose ring of eight cells is `ring`,
+/// when a detour within the ring settles it exactly; `None` means "search further".
 ///
 /// Grid walks between two sides have even length. Perpendicular sides: 2 round a free
 /// corner; with the corner blocked no walk of 4 exists (the only length-2 path is
-/// through the corner and every length-4 one needs the corner or the box), so a free
-/// 6-step walk — back round the box, or round the blocked corner — is optimal.
-/// Opposite sides: a walk of 2 would cross the box, so 4 round a free side is optimal.
-///
-/// Everything but the walk round a blocked corner lies in the ring of eight cells
-/// around the box, so it is one lookup in [`DETOURS`].
-fn local_detour(board: &Board, ring: u8, cell: usize, from: usize, to: usize) -> Option<u32> {
+/// through the corner and every length-4 one needs the corner or the box), so the
+/// 6-step walk back round the box is optimal when it is free. Opposite sides: a walk of
+/// 2 would cross the box, so 4 round a free side is optimal. One lookup in [`DETOURS`].
+fn local_detour(ring: u8, from: usize, to: usize) -> Option<u32> {
     match DETOURS[usize::from(ring)][from][to] {
-        0 if to != opposite(from) => {
-            let start = board.step(cell, from);
-            let round_the_corner = [from, to, to, opposite(from), opposite(from), opposite(to)];
-            open_walk(board, start, &round_the_corner).then_some(6)
-        }
         0 => None,
         distance => Some(u32::from(distance)),
     }
@@ -545,16 +536,6 @@ const fn ring_detour(ring: u8, from: usize, to: usize) -> u8 {
 
 const fn is_set(ring: u8, bit: usize) -> bool {
     ring & (1 << bit) != 0
-}
-
-/// Whether every cell of the walk from `start` along `dirs` is free (it never steps
-/// off a rock cell, so it never leaves the padded board).
-fn open_walk(board: &Board, start: usize, dirs: &[usize]) -> bool {
-    let mut at = start;
-    dirs.iter().all(|&dir| {
-        at = board.step(at, dir);
-        board.is_free(at)
-    })
 }
 
 /// The four sides of `cell` as (direction, neighbour), with `usize::MAX` for rock.
