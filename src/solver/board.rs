@@ -72,6 +72,18 @@ impl Board {
     }
 }
 
+/// The sides set in a 4-bit mask, in direction order.
+pub fn sides_in(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |&side| mask & (1 << side) != 0)
+}
+
+/// The 4-bit mask of the sides for which `keep` holds.
+pub fn sides_where(keep: impl Fn(usize) -> bool) -> u8 {
+    (0..4)
+        .filter(|&side| keep(side))
+        .fold(0, |mask, side| mask | 1 << side)
+}
+
 /// The bit of a ring of eight cells (see `search.rs`) for the corner between two perpendicular directions.
 pub const fn corner_bit(a: usize, b: usize) -> usize {
     let (vertical, horizontal) = if a < 2 { (a, b) } else { (b, a) };

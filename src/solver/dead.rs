@@ -7,7 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::blocks::Blocks;
-use super::board::Board;
+use super::board::{sides_in, sides_where, Board};
 use super::{poll, Cancelled};
 
 /// `live[cell]` for every board cell: some state with the box there reaches the target.
@@ -21,17 +21,15 @@ pub fn live_cells(
     // Cells with sides newly known to be live, as `cell << 4 | sides`.
     let mut stack: Vec<u64> = Vec::new();
     let target = board.target;
-    let target_sides = (0..4)
-        .filter(|&side| board.is_free(board.step(target, side)))
-        .fold(0, |sides, side| sides | 1 << side);
+    let target_sides = sides_where(|side| board.is_free(board.step(target, side)));
     seen[target] = target_sides;
     stack.push((target as u64) << 4 | u64::from(target_sides));
     let mut popped = 0usize;
     while let Some(top) = stack.pop() {
         popped += 1;
         poll(cancel, popped)?;
-        let (cell, sides) = ((top >> 4) as usize, top & 15);
-        for side in (0..4).filter(|&side| sides & (1 << side) != 0) {
+        let (cell, sides) = ((top >> 4) as usize, (top & 15) as u8);
+        for side in sides_in(sides) {
             // Undo a push: the box came from where the player stands, pushed from one
             // further.
             let from = board.step(cell, side);
@@ -58,11 +56,9 @@ fn reach(
     if seen[cell] & (1 << side) != 0 {
         return;
     }
-    let around: u8 = (0..4)
-        .filter(|&other| {
-            board.is_free(board.step(cell, other)) && blocks.connected_around(cell, side, other)
-        })
-        .fold(0, |sides, other| sides | 1 << other);
+    let around = sides_where(|other| {
+        board.is_free(board.step(cell, other)) && blocks.connected_around(cell, side, other)
+    });
     let new = around & !seen[cell];
     seen[cell] |= new;
     stack.push((cell as u64) << 4 | u64::from(new));

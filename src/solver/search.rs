@@ -13,7 +13,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::blocks::Blocks;
-use super::board::{corner_bit, opposite, Board, EAST, NORTH, PUSH_LETTERS, SOUTH, WEST};
+use super::board::{corner_bit, opposite, sides_in, Board, EAST, NORTH, PUSH_LETTERS, SOUTH, WEST};
 use super::walk::{Walk, Walker};
 use super::window::BitBoard;
 use super::{poll, Cancelled, Solution};
@@ -435,11 +435,6 @@ impl<'a> Search<'a> {
         let bytes: Vec<u8> = pieces.into_iter().rev().flatten().collect();
         String::from_utf8(bytes).unwrap_or_default()
     }
-}
-
-/// The sides set in a 4-bit mask, in direction order.
-fn sides_in(mask: u8) -> impl Iterator<Item = usize> {
-    (0..4).filter(move |&side| mask & (1 << side) != 0)
 }
 
 /// Up to four sides of a box cell, without allocating: (direction, side cell).

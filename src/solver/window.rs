@@ -159,7 +159,7 @@ const fn inner() -> Window {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::board::random_grids;
+    use crate::solver::board::{random_grids, sides_in, sides_where};
     use crate::solver::walk::{Walk, Walker};
 
     /// Every answer the window gives agrees with an unbounded walk, on random grids
@@ -172,16 +172,11 @@ mod tests {
             let bits = BitBoard::new(&board);
             let mut walker = Walker::new(board.len());
             for cell in (0..board.len()).filter(|&c| board.is_free(c)) {
-                let free: Vec<usize> = (0..4)
-                    .filter(|&d| board.is_free(board.step(cell, d)))
-                    .collect();
-                for &from in &free {
-                    let wanted = free
-                        .iter()
-                        .filter(|&&to| to != from)
-                        .fold(0, |m, &to| m | 1 << to);
+                let free = sides_where(|side| board.is_free(board.step(cell, side)));
+                for from in sides_in(free) {
+                    let wanted = free & !(1 << from);
                     let answers = bits.distances(cell, from, wanted);
-                    for &to in free.iter().filter(|&&to| to != from) {
+                    for to in sides_in(wanted) {
                         let start = board.step(cell, from);
                         let goal = board.step(cell, to);
                         let walk = walker.search(&board, start, cell, &[goal], usize::MAX);
