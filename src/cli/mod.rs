@@ -36,7 +36,11 @@ enum Command {
         file: Option<PathBuf>,
     },
     /// Serve the Language Server Protocol on stdin/stdout.
-    Lsp,
+    Lsp {
+        /// Accepted and ignored: stdio is the only transport, and LSP clients append it.
+        #[arg(long)]
+        stdio: bool,
+    },
     /// Print every diagnostic in compiler style; exit 1 if any is an error.
     Check {
         #[arg(required = true)]
@@ -52,7 +56,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Solve { file }) => solve(file),
         Some(Command::Check { files }) => check(&files),
-        Some(Command::Lsp) => serve_lsp(),
+        Some(Command::Lsp { .. }) => serve_lsp(),
         None if cli.stdio => serve_lsp(),
         None => {
             let _ = <Cli as clap::CommandFactory>::command().print_help();

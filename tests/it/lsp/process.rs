@@ -22,9 +22,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn spawn(dir: &Path) -> (Client, Child) {
+/// Starts `boxls` with `args`: every way an editor may ask for the server
+/// (`lsp`, `lsp --stdio`, `--stdio`: clients append `--stdio`).
+fn spawn(dir: &Path, args: &[&str]) -> (Client, Child) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_boxls"))
-        .arg("lsp")
+        .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -52,7 +54,7 @@ fn open(uri: &str, text: &str) -> Value {
 async fn exit_codes_stdin_kept_open_and_no_files_written() {
     let dir = scratch("exit");
     // shutdown + exit, with stdin still open: exits at once, with 0.
-    let (mut client, mut child) = spawn(&dir);
+    let (mut client, mut child) = spawn(&dir, &["lsp"]);
     client.initialize(false).await;
     client.open(SAMPLE, 1).await;
     client.settled_hints().await;
@@ -72,14 +74,14 @@ async fn exit_codes_stdin_kept_open_and_no_files_written() {
     drop(client);
 
     // exit without shutdown: 1.
-    let (mut client, mut child) = spawn(&dir);
+    let (mut client, mut child) = spawn(&dir, &["lsp", "--stdio"]);
     client.initialize(false).await;
     client.notify("exit", Value::Null).await;
     assert_eq!(exit_status(&mut child, "exit").await.code(), Some(1));
     drop(client);
 
     // The client closes the pipe without exit, while the server waits for it: 1.
-    let (mut client, mut child) = spawn(&dir);
+    let (mut client, mut child) = spawn(&dir, &["--stdio"]);
     client.initialize(false).await;
     drop(client);
     assert_eq!(
@@ -121,7 +123,7 @@ async fn cleared(client: &mut Client, count: usize) {
 #[tokio::test]
 async fn closing_every_document_gives_the_memory_back() {
     let dir = scratch("rss");
-    let (mut client, mut child) = spawn(&dir);
+    let (mut client, mut child) = spawn(&dir, &["lsp"]);
     let pid = child.id().expect("running");
     client.initialize(false).await;
     client
