@@ -9,3 +9,4 @@ pub mod cli;
 pub mod lsp;
 pub mod maze;
 pub mod solver;
+pub mod svg;

@@ -1,4 +1,5 @@
-//! Replaying a move string on a grid: legality, counts, and where the box ends.
+//! Replaying a move string on a grid: legality, counts, where the box ends, and the
+//! position after every move (what pictures and previews of a solution draw).
 
 use crate::maze::Grid;
 
@@ -22,8 +23,31 @@ pub struct Illegal {
     pub message: String,
 }
 
+/// Where the player and the box stand (grid cells) at one point of a replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Frame {
+    pub player: usize,
+    pub boxed: usize,
+}
+
 /// Plays `moves` (`nsew` walks, `NSEW` pushes) from the grid's start position.
 pub fn replay(grid: &Grid, moves: &str) -> Result<Replayed, Illegal> {
+    play(grid, moves, |_| {})
+}
+
+/// The start position, then the position after each move: `moves.len() + 1` frames
+/// for a legal ASCII move string.
+pub fn replay_frames(grid: &Grid, moves: &str) -> Result<Vec<Frame>, Illegal> {
+    let mut frames = vec![Frame {
+        player: grid.player,
+        boxed: grid.boxed,
+    }];
+    play(grid, moves, |frame| frames.push(frame))?;
+    Ok(frames)
+}
+
+/// Plays `moves`, handing the position after each legal move to `after_move`.
+fn play(grid: &Grid, moves: &str, mut after_move: impl FnMut(Frame)) -> Result<Replayed, Illegal> {
     let (mut player, mut boxed) = (grid.player, grid.boxed);
     let mut pushes = 0u64;
     for (offset, letter) in moves.char_indices() {
@@ -72,6 +96,7 @@ pub fn replay(grid: &Grid, moves: &str) -> Result<Replayed, Illegal> {
             (false, false) => {}
         }
         player = next;
+        after_move(Frame { player, boxed });
     }
     Ok(Replayed {
         pushes,
