@@ -331,7 +331,7 @@ fn the_classic_sample_reads_back_exactly() {
 
 #[test]
 fn generated_mazes_read_back_exactly() {
-    let mut rng = Rng::new(0x5_76_6);
+    let mut rng = Rng::new(0x5766);
     for round in 0..300 {
         let size = generate::size(&mut rng, 16);
         let grid = generate::mixed(&mut rng, size);
