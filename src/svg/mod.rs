@@ -729,3 +729,64 @@ impl fmt::Display for Escaped<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_split_into_walks_and_pushes() {
+        assert_eq!(
+            MoveSpans("eeNNw", 80).to_string(),
+            "<tspan class=\"walk\">ee</tspan><tspan class=\"push\">NN</tspan>\
+             <tspan class=\"walk\">w</tspan>"
+        );
+    }
+
+    #[test]
+    fn long_move_strings_are_cut_to_fit() {
+        assert_eq!(
+            MoveSpans("eeeeEEEE", 5).to_string(),
+            "<tspan class=\"walk\">eeee</tspan>…"
+        );
+        assert_eq!(
+            MoveSpans("eeeeE", 5).to_string().matches("tspan").count(),
+            4
+        );
+    }
+
+    #[test]
+    fn text_is_escaped_for_xml() {
+        assert_eq!(
+            Escaped("a<b & \"c\">").to_string(),
+            "a&lt;b &amp; &quot;c&quot;&gt;"
+        );
+    }
+
+    #[test]
+    fn reasons_become_sentences() {
+        assert_eq!(
+            sentence("the player cannot reach the box"),
+            "The player cannot reach the box."
+        );
+        assert_eq!(sentence(""), "");
+    }
+
+    #[test]
+    fn a_narrow_legend_wraps() {
+        let keys = [
+            Key::Rock,
+            Key::Dead,
+            Key::Target,
+            Key::Box,
+            Key::Player,
+            Key::TrailWithArrows,
+        ];
+        let rows = legend_rows(&keys, 400.0);
+        assert_eq!(rows.len(), 2);
+        assert!(rows
+            .iter()
+            .all(|row| row.iter().map(|(_, w)| w).sum::<f64>() <= 400.0));
+        assert_eq!(legend_rows(&keys, 2000.0).len(), 1);
+    }
+}
