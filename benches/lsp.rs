@@ -8,6 +8,8 @@
 //! cargo bench --bench lsp
 //! ```
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
+
 #[allow(dead_code)]
 #[path = "../tests/it/lsp/client.rs"]
 mod client;

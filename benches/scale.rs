@@ -10,6 +10,8 @@
 //! cargo bench --bench scale -- quick   # sizes up to 1000² only
 //! ```
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
+
 #[allow(dead_code)]
 #[path = "../tests/it/generate.rs"]
 mod generate;
@@ -34,6 +36,7 @@ struct Counting;
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
+#[allow(unsafe_code)] // The bench's counting allocator; `src` has one `unsafe` only (malloc_trim).
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();

@@ -11,6 +11,8 @@
 //! Without cargo's `--bench` flag (as under `cargo test --benches`) it does nothing,
 //! so test runs stay fast.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
+
 #[allow(dead_code)]
 #[path = "../tests/it/generate.rs"]
 mod generate;

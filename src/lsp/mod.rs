@@ -55,6 +55,13 @@ struct DocumentTextParams {
     text_document: TextDocumentIdentifier,
 }
 
+/// `boxls/settled`: waits until the document's current version is solved and its
+/// diagnostics are published, then answers `{ version, published }`, `published`
+/// counting every `publishDiagnostics` sent for the document so far (the answer may
+/// overtake the last of them: a client waits until it has seen that many). Tests and
+/// tools wait on this instead of a timer.
+pub const SETTLED: &str = "boxls/settled";
+
 /// What [`transport`] found wrong with a message it could not pass on.
 #[derive(Deserialize)]
 struct InvalidMessageParams {
@@ -65,6 +72,16 @@ struct InvalidMessageParams {
 impl Backend {
     async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
         self.text(&params.text_document.uri)
+    }
+
+    async fn settled(&self, params: DocumentTextParams) -> Result<serde_json::Value> {
+        let uri = &params.text_document.uri;
+        let wait = self.state().settled(uri);
+        let version = tokio::time::timeout(SETTLED_WAIT, wait)
+            .await
+            .map_err(|_| Error::internal_error())?;
+        let published = self.state().publications(uri);
+        Ok(serde_json::json!({ "version": version, "published": published }))
     }
 
     async fn replay(&self, params: replay::ReplayParams) -> Result<serde_json::Value> {
@@ -103,6 +120,7 @@ where
     let (service, socket) = LspService::build(move |client| Backend::new(client, options, flag))
         .custom_method(DOCUMENT_TEXT, Backend::document_text)
         .custom_method(replay::METHOD, Backend::replay)
+        .custom_method(SETTLED, Backend::settled)
         .custom_method(transport::INVALID_MESSAGE, Backend::invalid_message)
         .finish();
     // Every message goes through `transport::pump` first, which stops after `exit`
@@ -123,6 +141,8 @@ where
 }
 
 const PIPE_BUFFER: usize = 1 << 16;
+/// The longest `boxls/settled` waits (a solve has its own, configurable limit).
+const SETTLED_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// `boxls lsp`: serves on stdin/stdout until the client exits; whether it shut down

@@ -111,12 +111,15 @@ impl Backend {
     /// Re-solves and republishes after a change; the synchronous part runs before the
     /// first `.await`.
     async fn changed(&self, uri: &Uri) {
-        let Some(view) = self.state.refresh(&self.client, uri) else {
+        let Some((view, pending)) = self.state.refresh(&self.client, uri) else {
             return;
         };
         self.state
             .publish(&self.client, uri, Some(view.version))
             .await;
+        if !pending {
+            self.state.mark_settled(uri, view.version);
+        }
     }
 
     /// The client's `boxls` section, if it actually supplies one.
@@ -303,6 +306,7 @@ impl LanguageServer for Backend {
         if let Some(section) = self.pull_configuration().await {
             self.apply_config(&section).await;
         }
+        self.state.mark_configured();
     }
 
     async fn shutdown(&self) -> Result<()> {

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use ropey::Rope;
+use tokio::sync::watch;
 use tokio::task::AbortHandle;
 use tower_lsp_server::ls_types::{Position, Range as LspRange, Uri};
 use tower_lsp_server::Client;
@@ -75,6 +76,12 @@ pub struct State {
     settings: Mutex<Settings>,
     /// The task waiting to publish solver results for each document's latest version.
     waiters: Mutex<HashMap<Uri, AbortHandle>>,
+    /// The latest version of each document whose solves are done and published.
+    settled: Mutex<HashMap<Uri, watch::Sender<i32>>>,
+    /// How many times diagnostics were published for each document (ever).
+    publications: Mutex<HashMap<Uri, u64>>,
+    /// Whether the configuration pulled after `initialized` has been applied.
+    configured: watch::Sender<bool>,
     /// The grids each document's current version keeps in the solve cache.
     pins: Mutex<HashMap<Uri, Vec<Arc<Grid>>>>,
     /// Serialises publishing so that an older version can never overtake a newer one.
@@ -127,6 +134,9 @@ impl State {
             solves: Arc::new(Solves::new(Some(client), options.panic_on_cells)),
             settings: Mutex::default(),
             waiters: Mutex::default(),
+            settled: Mutex::default(),
+            configured: watch::channel(false).0,
+            publications: Mutex::default(),
             pins: Mutex::default(),
             publishing: tokio::sync::Mutex::new(()),
         }
@@ -213,7 +223,8 @@ impl State {
     /// After a document changed (synchronously, before any `.await`): starts the solves
     /// it needs and the task that publishes their results. Returns the view to publish
     /// structural diagnostics from right away.
-    pub fn refresh(self: &Arc<Self>, client: &Client, uri: &Uri) -> Option<View> {
+    /// Whether solves are still pending comes with it.
+    pub fn refresh(self: &Arc<Self>, client: &Client, uri: &Uri) -> Option<(View, bool)> {
         let document = self.documents.get(uri)?;
         let settings = self.settings();
         let limits = Self::limits(&settings.config);
@@ -237,7 +248,11 @@ impl State {
             })
             .collect();
         self.repin(uri, pins);
-        let waiter = (!tickets.is_empty()).then(|| {
+        let pending = !tickets.is_empty();
+        if let Some(settled) = self.lock_settled().get(uri) {
+            settled.send_replace(i32::MIN);
+        }
+        let waiter = pending.then(|| {
             let (state, client, uri, version) =
                 (self.clone(), client.clone(), uri.clone(), document.version);
             tokio::spawn(async move {
@@ -245,6 +260,7 @@ impl State {
                     ticket.wait().await;
                 }
                 state.publish(&client, &uri, Some(version)).await;
+                state.mark_settled(&uri, version);
                 state.refresh_client(&client);
             })
             .abort_handle()
@@ -258,7 +274,46 @@ impl State {
         if let Some(previous) = previous {
             previous.abort();
         }
-        Some(self.view_of(document))
+        Some((self.view_of(document), pending))
+    }
+
+    fn lock_settled(&self) -> MutexGuard<'_, HashMap<Uri, watch::Sender<i32>>> {
+        self.settled
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records that `version`'s solves are done and its diagnostics published.
+    pub fn mark_settled(&self, uri: &Uri, version: i32) {
+        self.lock_settled()
+            .entry(uri.clone())
+            .or_insert_with(|| watch::channel(version).0)
+            .send_replace(version);
+    }
+
+    /// Records that the configuration pulled at start-up (if any) is in force.
+    pub fn mark_configured(&self) {
+        self.configured.send_replace(true);
+    }
+
+    /// Waits until the start-up configuration is in force and the document's current
+    /// version is settled (solved and published); the version, or `None` once the
+    /// document is closed.
+    pub async fn settled(&self, uri: &Uri) -> Option<i32> {
+        let mut configured = self.configured.subscribe();
+        configured.wait_for(|&done| done).await.ok()?;
+        let mut settled = self
+            .lock_settled()
+            .entry(uri.clone())
+            .or_insert_with(|| watch::channel(i32::MIN).0)
+            .subscribe();
+        loop {
+            let version = self.documents.get(uri)?.version;
+            if *settled.borrow_and_update() == version {
+                return Some(version);
+            }
+            settled.changed().await.ok()?;
+        }
     }
 
     /// Stops waiting for a closed document's solves.
@@ -266,6 +321,7 @@ impl State {
         if let Some(waiter) = self.lock_waiters().remove(uri) {
             waiter.abort();
         }
+        self.lock_settled().remove(uri);
         self.repin(uri, Vec::new());
     }
 
@@ -282,9 +338,27 @@ impl State {
             return;
         }
         let diagnostics = diagnostics::lsp_diagnostics(&view);
+        self.count_publication(uri);
         client
             .publish_diagnostics(uri.clone(), diagnostics, Some(view.version))
             .await;
+    }
+
+    fn count_publication(&self, uri: &Uri) {
+        let mut publications = self
+            .publications
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        *publications.entry(uri.clone()).or_default() += 1;
+    }
+
+    /// How many times diagnostics were published for `uri`, closing included.
+    pub fn publications(&self, uri: &Uri) -> u64 {
+        let publications = self
+            .publications
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        publications.get(uri).copied().unwrap_or(0)
     }
 
     pub async fn publish_closed(&self, client: &Client, uri: &Uri) {
@@ -292,6 +366,7 @@ impl State {
             return;
         }
         let _turn = self.publishing.lock().await;
+        self.count_publication(uri);
         client
             .publish_diagnostics(uri.clone(), Vec::new(), None)
             .await;

@@ -419,22 +419,30 @@ impl<'a> Search<'a> {
                 let walk = self
                     .walker
                     .path(board, board.player, board.step(cell, side), cell);
-                pieces.push(walk.unwrap_or_default());
+                pieces.push(walk.unwrap_or_else(unconnected));
                 break;
             }
             let entered = usize::from(self.cells[cell] >> (PARENTS + 2 * side)) & 3;
             if entered != side {
                 let from = board.step(cell, entered);
                 let walk = self.walker.path(board, from, board.step(cell, side), cell);
-                pieces.push(walk.unwrap_or_default());
+                pieces.push(walk.unwrap_or_else(unconnected));
             }
             pieces.push(vec![PUSH_LETTERS[opposite(entered)]]);
             (cell, side) = (board.step(cell, entered), entered);
             pushes_before -= 1;
         }
-        let bytes: Vec<u8> = pieces.into_iter().rev().flatten().collect();
-        String::from_utf8(bytes).unwrap_or_default()
+        // Every piece is ASCII move letters.
+        pieces.into_iter().rev().flatten().map(char::from).collect()
     }
+}
+
+/// A walk the search relied on is missing when the path is rebuilt: a solver bug.
+/// Failing loudly beats printing a wrong move string (the server turns the panic into
+/// an `internal-error` diagnostic).
+#[cold]
+fn unconnected() -> Vec<u8> {
+    panic!("solver bug: no walk between two sides the search connected")
 }
 
 /// Up to four sides of a box cell, without allocating: (direction, side cell).

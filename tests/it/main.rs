@@ -1,10 +1,13 @@
 //! The one integration-test binary: every suite is a module here.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
+
 mod cli;
 mod differential;
 mod generate;
 mod incremental;
 mod large;
+mod layering;
 mod lsp;
 mod parser;
 mod props;

@@ -31,6 +31,8 @@ pub struct Client {
     pub server_requests: Vec<Value>,
     /// What `workspace/configuration` answers.
     pub configuration: Value,
+    /// Never answer the server's requests (a client that hangs).
+    pub silent: bool,
     pub utf8: bool,
 }
 
@@ -66,6 +68,7 @@ impl Client {
             history: Vec::new(),
             server_requests: Vec::new(),
             configuration: json!({}),
+            silent: false,
             utf8: false,
         }
     }
@@ -110,6 +113,20 @@ impl Client {
                 }),
             )
             .await;
+        self.notify("initialized", json!({})).await;
+        result
+    }
+
+    /// Initializes with exactly `capabilities` (an emulated client) and
+    /// `initializationOptions`.
+    pub async fn initialize_with(&mut self, capabilities: Value, options: Value) -> Value {
+        let params = json!({
+            "processId": null,
+            "rootUri": null,
+            "capabilities": capabilities,
+            "initializationOptions": options,
+        });
+        let result = self.request("initialize", params).await;
         self.notify("initialized", json!({})).await;
         result
     }
@@ -184,6 +201,10 @@ impl Client {
     }
 
     async fn answer(&mut self, request: Value) {
+        if self.silent {
+            self.server_requests.push(request);
+            return;
+        }
         let result = match request["method"].as_str() {
             Some("workspace/configuration") => json!([self.configuration.clone()]),
             Some("workspace/applyEdit") => json!({ "applied": true }),
@@ -239,15 +260,10 @@ impl Client {
             .clone()
     }
 
-    /// The final diagnostics of `version`: waits for its solves to settle, then for
-    /// the publication that follows them (the server publishes right after a solve
-    /// lands, so a short grace period is plenty).
+    /// The final diagnostics of `version`: waits (`boxls/settled`) until its solves
+    /// are done and published, then takes the last publication for it.
     pub async fn settled_diagnostics(&mut self, version: i64) -> Value {
-        self.settled_hints().await;
-        let grace = tokio::time::Instant::now() + Duration::from_millis(300);
-        while let Ok(message) = tokio::time::timeout_at(grace, self.receive()).await {
-            let _ = message;
-        }
+        self.settle(URI).await;
         let latest = self
             .history
             .iter()
@@ -264,6 +280,27 @@ impl Client {
         }
     }
 
+    /// Waits until the server says `uri`'s current version is solved and published,
+    /// and until every publication it counted has arrived.
+    pub async fn settle(&mut self, uri: &str) -> Value {
+        let answer = self
+            .request("boxls/settled", json!({ "textDocument": { "uri": uri } }))
+            .await;
+        let published = answer["published"].as_u64().unwrap_or(0) as usize;
+        let seen = |history: &[Value]| {
+            history
+                .iter()
+                .filter(|m| {
+                    m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+                })
+                .count()
+        };
+        while seen(&self.history) < published {
+            self.receive().await;
+        }
+        answer
+    }
+
     pub async fn open(&mut self, text: &str, version: i64) {
         self.notify(
             "textDocument/didOpen",
@@ -272,21 +309,14 @@ impl Client {
         .await;
     }
 
-    /// Polls inlay hints until no maze says `solving…`.
+    /// The inlay hints once every solve of the document has settled.
     pub async fn settled_hints(&mut self) -> Value {
-        for _ in 0..600 {
-            let hints = self
-                .request(
-                    "textDocument/inlayHint",
-                    json!({ "textDocument": { "uri": URI }, "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 100000, "character": 0 } } }),
-                )
-                .await;
-            if !hints.to_string().contains("solving…") {
-                return hints;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("solves did not settle");
+        self.settle(URI).await;
+        self.request(
+            "textDocument/inlayHint",
+            json!({ "textDocument": { "uri": URI }, "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 100000, "character": 0 } } }),
+        )
+        .await
     }
 
     pub async fn server_text(&mut self) -> String {

@@ -252,7 +252,7 @@ async fn every_quick_fix_applies_cleanly_and_removes_its_diagnostic() {
 /// room the default limits solve, with a pillar on every other cell of every other row
 /// (so the way round the box is rarely a one-lookup detour), and the target walled in,
 /// so the solver must explore every state before saying "unsolvable".
-fn slow_maze(size: usize, marker: char) -> String {
+pub fn slow_maze(size: usize, marker: char) -> String {
     let mut rows: Vec<Vec<char>> = vec![vec!['.'; size]; size];
     for r in (2..size - 4).step_by(2) {
         for c in (2..size - 4).step_by(2) {

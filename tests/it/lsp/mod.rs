@@ -1,7 +1,8 @@
 //! End-to-end language server tests: JSON-RPC to the real server over in-process pipes.
 
 pub mod client;
-mod edits;
+mod conformance;
+pub mod edits;
 mod features;
 mod process;
 mod robust;

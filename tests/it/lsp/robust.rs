@@ -415,21 +415,15 @@ pub fn big_file(seed: u64, bytes: usize) -> String {
     text
 }
 
-/// Waits until no inlay hint of `uri` says `solving…`; returns the hints.
+/// The inlay hints of `uri` once its solves have settled.
 pub async fn settled_hints_of(client: &mut Client, uri: &str) -> Value {
-    for _ in 0..1200 {
-        let hints = client
-            .request(
-                "textDocument/inlayHint",
-                json!({ "textDocument": { "uri": uri }, "range": range((0, 0), (u32::MAX, 0)) }),
-            )
-            .await;
-        if !hints.to_string().contains("solving…") {
-            return hints;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("solves of {uri} did not settle");
+    client.settle(uri).await;
+    client
+        .request(
+            "textDocument/inlayHint",
+            json!({ "textDocument": { "uri": uri }, "range": range((0, 0), (u32::MAX, 0)) }),
+        )
+        .await
 }
 
 #[tokio::test]
