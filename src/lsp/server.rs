@@ -13,7 +13,7 @@ use super::code_actions::{self, INSERT_ALL_KIND, INSERT_COMMAND};
 use super::config::Config;
 use super::position::Encoding;
 use super::state::{ClientSupport, State};
-use super::{code_lens, hover, inlay_hints, semantic_tokens, symbols};
+use super::{code_lens, formatting, hover, inlay_hints, semantic_tokens, symbols};
 
 pub struct Backend {
     client: Client,
@@ -49,11 +49,6 @@ impl Backend {
             data: None,
         })?;
         Ok(document.text.to_string())
-    }
-
-    /// A `window/logMessage` to the client.
-    pub(super) async fn log(&self, kind: MessageType, message: String) {
-        self.client.log_message(kind, message).await;
     }
 
     /// Re-solves and republishes after a change; the synchronous part runs before the
@@ -114,6 +109,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
             resolve_provider: Some(false),
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
@@ -330,6 +326,13 @@ impl LanguageServer for Backend {
         Ok(Some(SemanticTokensResult::Tokens(
             semantic_tokens::semantic_tokens(&view),
         )))
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let Some(view) = self.state.view(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        Ok(Some(formatting::formatting(&view)))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

@@ -4,6 +4,7 @@ mod cli;
 mod differential;
 mod generate;
 mod incremental;
+mod judge;
 mod large;
 mod lsp;
 mod parser;
