@@ -120,6 +120,14 @@ fn solve_on_a_broken_file_prints_the_valid_mazes_and_reports_the_rest() {
           │
           = help: Replace with `S`
 
+        warning[solution-not-optimal]: this solution takes 3 pushes and 7 moves; the optimum is 3 pushes and 3 moves
+           ┌─ tests/fixtures/cli/broken.box:11:13
+           │
+        11 │ ; solution: sewnEEE
+           │             ^^^^^^^
+           │
+           = help: Replace with the optimal solution
+
         warning[missing-terminator]: the file does not end with the `0 0` terminator
            ┌─ tests/fixtures/cli/broken.box:11:1
            │
@@ -411,7 +419,7 @@ fn check_counts_only_the_files_it_read() {
 #[test]
 fn check_reads_stdin_without_a_file_or_for_a_dash() {
     for args in [&["check"][..], &["check", "-"]] {
-        let run = run_with(&mut boxls(args), Some(b"1 3\nSBx\n0 0\n"));
+        let run = run_with(&mut boxls(args), Some(b"1 4\nSBxT\n0 0\n"));
         run.assert_code(1);
         assert!(run.stdout.contains("<stdin>:2:3"), "{}", run.stdout);
         assert!(run.stdout.ends_with("1 error, 0 warnings in 1 file\n"), "{}", run.stdout);
@@ -468,7 +476,7 @@ fn solve_prints_every_valid_maze_and_reports_the_broken_ones() {
 #[test]
 fn solve_and_check_agree_on_recorded_solutions() {
     let illegal = "1 7\nSB....T\n; solution: EEwE\n0 0\n";
-    let worse = "1 7\nSB....T\n; solution: EEEEwE\n0 0\n";
+    let worse = "1 7\nSB....T\n; solution: EEEEweE\n0 0\n";
     for (text, code, expected) in [(illegal, 1, "error[solution-illegal]"), (worse, 0, "warning[solution-not-optimal]")] {
         let solve = run_with(&mut boxls(&["solve"]), Some(text.as_bytes()));
         solve.assert_code(code);
@@ -646,8 +654,10 @@ fn fmt_refuses_text_that_is_not_utf8() {
 fn judge_accepts_the_sample_and_rejects_a_wrong_answer() {
     let run = run(&["judge", SAMPLE, "examples/sample.out"]);
     run.assert_code(0);
-    assert_eq!(run.stdout, "accepted: 3 mazes, every answer optimal\n");
-    let wrong = scratch("wrong.out", b"Maze #1\nEEEEE\n\nMaze #2\nImpossible.\n\nMaze #3\nImpossible.\n\n");
+    assert_eq!(run.stdout, "accepted: 4 mazes, every answer optimal\n");
+    let sample_out = String::from_utf8(read("examples/sample.out")).expect("UTF-8");
+    let maze_3 = sample_out.lines().nth(7).expect("maze 3's answer").to_string();
+    let wrong = scratch("wrong.out", sample_out.replacen(&maze_3, "Impossible.", 1).as_bytes());
     let run = self::run(&["judge", SAMPLE, &wrong]);
     run.assert_code(1);
     assert!(
@@ -655,7 +665,7 @@ fn judge_accepts_the_sample_and_rejects_a_wrong_answer() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.ends_with("rejected: 1 problem (3 mazes)\n"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("rejected: 1 problem (4 mazes)\n"), "{}", run.stdout);
     let piped = run_with(&mut boxls(&["judge", SAMPLE, "-"]), Some(&read("examples/sample.out")));
     piped.assert_code(0);
 }
@@ -668,7 +678,7 @@ fn judge_follows_the_kattis_output_validator_convention() {
     let accepted = run_with(&mut boxls(&["judge", "--kattis", &dir, SAMPLE, "-"]), Some(&read("examples/sample.out")));
     accepted.assert_code(42);
     let message = std::fs::read_to_string(feedback.join("judgemessage.txt")).expect("judgemessage.txt");
-    assert_eq!(message, "accepted: 3 mazes, every answer optimal\n");
+    assert_eq!(message, "accepted: 4 mazes, every answer optimal\n");
     let rejected = run_with(&mut boxls(&["judge", "--kattis", &dir, SAMPLE, "-"]), Some(b"Maze #1\nEEEEE\n\n"));
     rejected.assert_code(43);
     let message = std::fs::read_to_string(feedback.join("judgemessage.txt")).expect("judgemessage.txt");
@@ -704,7 +714,7 @@ fn completions_for_bash_zsh_and_fish() {
     for shell in ["bash", "zsh", "fish"] {
         let run = run(&["completions", shell]);
         run.assert_code(0);
-        for command in ["solve", "check", "fmt", "judge", "lsp", "completions", "--kattis"] {
+        for command in ["solve", "check", "fmt", "judge", "lsp", "completions", "kattis"] {
             assert!(run.stdout.contains(command), "{shell}: {command}");
         }
     }
