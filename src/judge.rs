@@ -67,7 +67,11 @@ fn input_grids(input: &str) -> Result<Vec<Grid>, BadInput> {
             error.message
         )));
     }
-    Ok(parsed.mazes.into_iter().filter_map(|maze| maze.grid).collect())
+    Ok(parsed
+        .mazes
+        .into_iter()
+        .filter_map(|maze| maze.grid)
+        .collect())
 }
 
 fn line_number(text: &str, offset: usize) -> usize {
@@ -323,7 +327,9 @@ mod tests {
     fn an_input_with_errors_cannot_be_judged() {
         let error = judge("; bad\n1 3\nSBx\n0 0\n", "").expect_err("bad input");
         assert!(
-            error.0.starts_with("the input has errors (line 2: this maze has no target"),
+            error
+                .0
+                .starts_with("the input has errors (line 2: this maze has no target"),
             "{}",
             error.0
         );

@@ -32,9 +32,8 @@ pub fn read(path: Option<&Path>, command: &str) -> Result<Input, Failure> {
     let input = match path.filter(|_| !is_stdin(path)) {
         Some(path) => Input {
             name: path.display().to_string(),
-            bytes: std::fs::read(path).map_err(|e| {
-                Failure::Message(format!("cannot read `{}`: {e}", path.display()))
-            })?,
+            bytes: std::fs::read(path)
+                .map_err(|e| Failure::Message(format!("cannot read `{}`: {e}", path.display())))?,
         },
         None => {
             if io::stdin().is_terminal() {

@@ -29,9 +29,8 @@ pub fn judge(input: &Path, output: &Path, kattis: Option<&Path>) -> Result<ExitC
         None => Ok(ExitCode::FAILURE),
         Some(feedback) => {
             let file = feedback.join("judgemessage.txt");
-            std::fs::write(&file, &report).map_err(|e| {
-                Failure::Message(format!("cannot write `{}`: {e}", file.display()))
-            })?;
+            std::fs::write(&file, &report)
+                .map_err(|e| Failure::Message(format!("cannot write `{}`: {e}", file.display())))?;
             Ok(ExitCode::from(if verdict.accepted() {
                 KATTIS_ACCEPTED
             } else {

@@ -115,12 +115,19 @@ fn classify_lines<'a>(
         let (text, kind) = match maze {
             _ if content.is_empty() && maze.is_some() => continue,
             _ if content.is_empty() => (String::new(), Kind::Blank),
-            Some(maze) if start == maze.header.start => (header(text, maze), Kind::Content),
+            Some(maze) if start == maze.header.start => {
+                let until = mazes
+                    .get(next_maze + 1)
+                    .map(|next| next.extent.start)
+                    .or(terminator.map(|t| t.start))
+                    .unwrap_or(text.len());
+                (header(text, maze, until), Kind::Content)
+            }
             _ if terminator.is_some_and(|t| t.start == start) => ("0 0".to_string(), Kind::Content),
             _ => (normalise_solution(content), Kind::Content),
         };
-        let ends_maze = maze.is_some_and(|m| span.content.end >= m.extent.end)
-            && next_maze + 1 < mazes.len();
+        let ends_maze =
+            maze.is_some_and(|m| span.content.end >= m.extent.end) && next_maze + 1 < mazes.len();
         let kind = if ends_maze { Kind::EndsMaze } else { kind };
         out.push(OutLine {
             text,
@@ -169,21 +176,42 @@ fn layout<'a>(lines: Vec<OutLine<'a>>, new_break: &'a str) -> Vec<OutLine<'a>> {
 }
 
 /// A maze's header as `rows cols`: the size its rows agree on, else the declared one;
-/// an unreadable header is left as it is.
-fn header(text: &str, maze: &Maze) -> String {
-    let line = text[maze.header.clone()].trim_matches(is_blank);
-    let Some((rows, cols)) = maze.declared else {
-        return line.to_string();
+/// an unreadable header is left as it is. `until` is where the next maze (or the
+/// terminator) starts.
+fn header(text: &str, maze: &Maze, until: usize) -> String {
+    let Some(declared) = maze.declared else {
+        return text[maze.header.clone()]
+            .trim_end_matches(is_blank)
+            .to_string();
     };
-    let (rows, cols) = agreed_size(text, maze).unwrap_or((rows, cols));
+    let (rows, cols) = match agreed_size(text, maze) {
+        // Another row count would move a solution line the maze did not record into
+        // it, or out of it: the next run would lay the file out differently.
+        Some((rows, _)) if rows != declared.0 && stray_solution(text, maze, until) => declared,
+        Some(size) => size,
+        None => declared,
+    };
     format!("{rows} {cols}")
+}
+
+/// Whether a `; solution:` line other than the recorded one lies in the maze's part
+/// of the text.
+fn stray_solution(text: &str, maze: &Maze, until: usize) -> bool {
+    let recorded = maze.solution.as_ref().map(|line| line.line.start);
+    line_spans(text, maze.header.end)
+        .take_while(|line| line.content.start < until)
+        .filter(|line| Some(line.content.start) != recorded)
+        .any(|line| is_solution_line(&text[line.content]))
 }
 
 /// The rows' count and common length, when every row has the same length and setting
 /// the header to them keeps every line where it is (no solution line before a row, the
 /// size within the format's limit).
 fn agreed_size(text: &str, maze: &Maze) -> Option<(usize, usize)> {
-    let mut lengths = maze.rows.iter().map(|row| text[row.clone()].chars().count());
+    let mut lengths = maze
+        .rows
+        .iter()
+        .map(|row| text[row.clone()].chars().count());
     let first = lengths.next()?;
     if !lengths.all(|length| length == first) {
         return None;
@@ -200,15 +228,22 @@ fn agreed_size(text: &str, maze: &Maze) -> Option<(usize, usize)> {
     (rows as u64 * first as u64 <= MAX_CELLS).then_some((rows, first))
 }
 
-/// `;solution:  moves` → `; solution: moves`; other lines unchanged.
-fn normalise_solution(line: &str) -> String {
-    let trimmed = line.trim_start_matches(is_blank);
-    let moves = trimmed
+/// The moves of a `; solution: moves` line (any spacing), trimmed.
+fn solution_moves(line: &str) -> Option<&str> {
+    line.trim_start_matches(is_blank)
         .strip_prefix(';')
         .map(|comment| comment.trim_start_matches(is_blank))
         .and_then(|comment| comment.strip_prefix("solution:"))
-        .map(|moves| moves.trim_matches(is_blank));
-    match moves {
+        .map(|moves| moves.trim_matches(is_blank))
+}
+
+fn is_solution_line(line: &str) -> bool {
+    solution_moves(line).is_some()
+}
+
+/// `;solution:  moves` → `; solution: moves`; other lines unchanged.
+fn normalise_solution(line: &str) -> String {
+    match solution_moves(line) {
         Some("") => "; solution:".to_string(),
         Some(moves) => format!("; solution: {moves}"),
         None => line.to_string(),
@@ -248,10 +283,7 @@ mod tests {
 
     #[test]
     fn headers_take_the_size_the_rows_agree_on() {
-        check(
-            "  3\t 4 \n#SBT#\n#...#\n0 0\n",
-            "2 5\n#SBT#\n#...#\n0 0\n",
-        );
+        check("  3\t 4 \n#SBT#\n#...#\n0 0\n", "2 5\n#SBT#\n#...#\n0 0\n");
         // Rows that disagree: only the spacing changes.
         check("1   5\nSBT\n....\n0 0\n", "1 5\nSBT\n....\n0 0\n");
     }
@@ -274,13 +306,25 @@ mod tests {
 
     #[test]
     fn each_line_keeps_its_own_line_break() {
-        check("1 3\r\nSBT\n1 3\rSBT\r0 0", "1 3\r\nSBT\n\n1 3\rSBT\r0 0\r\n");
+        check(
+            "1 3\r\nSBT\n1 3\rSBT\r0 0",
+            "1 3\r\nSBT\n\n1 3\rSBT\r0 0\r\n",
+        );
     }
 
     #[test]
     fn cells_comments_and_broken_headers_are_kept() {
         let text = "; a comment  with  spaces\nx y\n#s B\n0 0\nafter\n";
         check(text, text);
+    }
+
+    #[test]
+    fn a_row_count_that_would_move_a_solution_line_is_kept() {
+        // The solution line inside maze 1's rows would become its recorded solution.
+        check(
+            "2 1\nS\n; solution: \n1 1\n\n  0   0  \n",
+            "2 1\nS\n\n; solution:\n1 1\n\n0 0\n",
+        );
     }
 
     #[test]

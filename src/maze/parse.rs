@@ -288,10 +288,7 @@ impl<'a> MazeParser<'a> {
                 ));
                 (State::Rows { maze, remaining }, None)
             }
-            (
-                state @ State::ExpectHeader { pending: None },
-                Line::Solution(solution),
-            ) => {
+            (state @ State::ExpectHeader { pending: None }, Line::Solution(solution)) => {
                 self.stray.push(misplaced_solution(
                     &solution,
                     "before any maze: it belongs after a maze's last row",

@@ -386,7 +386,10 @@ fn scratch(name: &str, contents: &[u8]) -> String {
 
 #[test]
 fn a_binary_file_is_one_clear_error() {
-    let elf = scratch("program.box", b"\x7fELF\x02\x01\x01\x00\x00\x00\x03\x00>\x00\x01\x1b[2J\n1 3\nSBT\n");
+    let elf = scratch(
+        "program.box",
+        b"\x7fELF\x02\x01\x01\x00\x00\x00\x03\x00>\x00\x01\x1b[2J\n1 3\nSBT\n",
+    );
     for command in ["solve", "check", "fmt"] {
         let run = run(&[command, &elf]);
         run.assert_code(2);
@@ -397,7 +400,10 @@ fn a_binary_file_is_one_clear_error() {
             "{command}"
         );
     }
-    let controls = run_with(&mut boxls(&["solve"]), Some(b"\x01\x02\x03\x04\x05\x06\x07\x08 1 3"));
+    let controls = run_with(
+        &mut boxls(&["solve"]),
+        Some(b"\x01\x02\x03\x04\x05\x06\x07\x08 1 3"),
+    );
     controls.assert_code(2);
     assert_eq!(
         controls.stderr,
@@ -407,10 +413,23 @@ fn a_binary_file_is_one_clear_error() {
 
 #[test]
 fn check_counts_only_the_files_it_read() {
-    let run = run(&["check", "tests/fixtures/cli/no-such-file.box", SAMPLE, "tests/fixtures"]);
+    let run = run(&[
+        "check",
+        "tests/fixtures/cli/no-such-file.box",
+        SAMPLE,
+        "tests/fixtures",
+    ]);
     run.assert_code(2);
-    assert!(run.stderr.contains("cannot read `tests/fixtures`: "), "{}", run.stderr);
-    assert!(run.stdout.ends_with("0 errors, 1 warning in 1 file\n"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("cannot read `tests/fixtures`: "),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.ends_with("0 errors, 1 warning in 1 file\n"),
+        "{}",
+        run.stdout
+    );
     let nothing_read = self::run(&["check", "tests/fixtures"]);
     nothing_read.assert_code(2);
     assert_eq!(nothing_read.stdout, "");
@@ -422,7 +441,11 @@ fn check_reads_stdin_without_a_file_or_for_a_dash() {
         let run = run_with(&mut boxls(args), Some(b"1 4\nSBxT\n0 0\n"));
         run.assert_code(1);
         assert!(run.stdout.contains("<stdin>:2:3"), "{}", run.stdout);
-        assert!(run.stdout.ends_with("1 error, 0 warnings in 1 file\n"), "{}", run.stdout);
+        assert!(
+            run.stdout.ends_with("1 error, 0 warnings in 1 file\n"),
+            "{}",
+            run.stdout
+        );
     }
 }
 
@@ -458,8 +481,16 @@ fn a_header_that_disagrees_with_every_row_is_one_error() {
     "#]]
     .assert_eq(&run.stdout);
     // Rows that disagree among themselves are each reported.
-    let run = run_with(&mut boxls(&["check"]), Some(b"2 4\nSB.T\n#..\n#...#\n0 0\n"));
-    assert_eq!(run.stdout.matches("error[row-length]").count(), 2, "{}", run.stdout);
+    let run = run_with(
+        &mut boxls(&["check"]),
+        Some(b"2 4\nSB.T\n#..\n#...#\n0 0\n"),
+    );
+    assert_eq!(
+        run.stdout.matches("error[row-length]").count(),
+        2,
+        "{}",
+        run.stdout
+    );
 }
 
 const MIXED: &str = "1 7\nSB....T\n1 3\nSBx\n1 7\nSB..#.T\n0 0\n";
@@ -477,7 +508,10 @@ fn solve_prints_every_valid_maze_and_reports_the_broken_ones() {
 fn solve_and_check_agree_on_recorded_solutions() {
     let illegal = "1 7\nSB....T\n; solution: EEwE\n0 0\n";
     let worse = "1 7\nSB....T\n; solution: EEEEweE\n0 0\n";
-    for (text, code, expected) in [(illegal, 1, "error[solution-illegal]"), (worse, 0, "warning[solution-not-optimal]")] {
+    for (text, code, expected) in [
+        (illegal, 1, "error[solution-illegal]"),
+        (worse, 0, "warning[solution-not-optimal]"),
+    ] {
         let solve = run_with(&mut boxls(&["solve"]), Some(text.as_bytes()));
         solve.assert_code(code);
         assert_eq!(solve.stdout, "Maze #1\nEEEEE\n\n");
@@ -494,7 +528,11 @@ fn solve_says_when_there_are_no_mazes() {
         let run = run_with(&mut boxls(&["solve"]), Some(text));
         run.assert_code(0);
         assert_eq!(run.stdout, "");
-        assert!(run.stderr.contains("boxls: note: no mazes in `<stdin>`"), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("boxls: note: no mazes in `<stdin>`"),
+            "{}",
+            run.stderr
+        );
     }
 }
 
@@ -503,18 +541,38 @@ fn duplicate_and_misplaced_solution_lines_are_warned() {
     let text = "; solution: E\n1 7\nSB....T\n; solution: EEEEE\n; solution: EEEE\n2 3\nSBT\n; solution: E\n...\n0 0\n";
     let run = run_with(&mut boxls(&["check"]), Some(text.as_bytes()));
     run.assert_code(0);
-    for (code, line) in [("misplaced-solution", 1), ("duplicate-solution", 5), ("misplaced-solution", 8)] {
+    for (code, line) in [
+        ("misplaced-solution", 1),
+        ("duplicate-solution", 5),
+        ("misplaced-solution", 8),
+    ] {
         let needle = format!("warning[{code}]");
-        let at = run.stdout.find(&needle).unwrap_or_else(|| panic!("{needle}: {}", run.stdout));
-        assert!(run.stdout[at..].contains(&format!("<stdin>:{line}:1")), "{}", run.stdout);
+        let at = run
+            .stdout
+            .find(&needle)
+            .unwrap_or_else(|| panic!("{needle}: {}", run.stdout));
+        assert!(
+            run.stdout[at..].contains(&format!("<stdin>:{line}:1")),
+            "{}",
+            run.stdout
+        );
     }
-    assert!(run.stdout.ends_with("0 errors, 3 warnings in 1 file\n"), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with("0 errors, 3 warnings in 1 file\n"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
 fn a_dead_square_start_reads_as_one_sentence() {
     let run = run_with(&mut boxls(&["check"]), Some(b"3 3\nB.T\nS..\n...\n0 0\n"));
-    assert!(run.stdout.contains("unsolvable: the box starts on a dead square, from which no sequence"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("unsolvable: the box starts on a dead square, from which no sequence"),
+        "{}",
+        run.stdout
+    );
     assert!(!run.stdout.contains("dead square:"), "{}", run.stdout);
 }
 
@@ -545,15 +603,37 @@ fn every_command_documents_its_arguments_examples_and_exit_codes() {
     for command in ["solve", "check", "fmt", "judge", "lsp", "completions"] {
         let run = run(&[command, "--help"]);
         run.assert_code(0);
-        assert!(run.stdout.contains("Examples:") || run.stdout.contains("Example:"), "{command}: {}", run.stdout);
-        assert!(run.stdout.contains("Exit codes: 0"), "{command}: {}", run.stdout);
-        assert_eq!(undescribed(&run.stdout), Vec::<String>::new(), "{command}: {}", run.stdout);
+        assert!(
+            run.stdout.contains("Examples:") || run.stdout.contains("Example:"),
+            "{command}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains("Exit codes: 0"),
+            "{command}: {}",
+            run.stdout
+        );
+        assert_eq!(
+            undescribed(&run.stdout),
+            Vec::<String>::new(),
+            "{command}: {}",
+            run.stdout
+        );
     }
     let run = run(&["check", "--help"]);
-    assert!(run.stdout.contains("[FILES]...  The .box files to check; standard input"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("[FILES]...  The .box files to check; standard input"),
+        "{}",
+        run.stdout
+    );
     let top = self::run(&["--help"]);
     for command in ["solve", "check", "fmt", "judge", "lsp", "completions"] {
-        assert!(top.stdout.contains(&format!("  {command} ")), "{}", top.stdout);
+        assert!(
+            top.stdout.contains(&format!("  {command} ")),
+            "{}",
+            top.stdout
+        );
     }
     assert!(top.stdout.contains("Exit codes:"), "{}", top.stdout);
 }
@@ -594,7 +674,10 @@ fn a_terminal_on_stdin_gets_a_hint() {
 
 /// A copy of `text` to format in place.
 fn unformatted(name: &str) -> String {
-    scratch(name, b"  1   7 \n\nSB....T  \n;solution:EEEEE\n1 3\r\nSBT\n")
+    scratch(
+        name,
+        b"  1   7 \n\nSB....T  \n;solution:EEEEE\n1 3\r\nSBT\n",
+    )
 }
 
 const FORMATTED: &str = "1 7\nSB....T\n; solution: EEEEE\n\n1 3\r\nSBT\n0 0\n";
@@ -605,7 +688,10 @@ fn fmt_rewrites_files_in_place() {
     let run = run(&["fmt", &path]);
     run.assert_code(0);
     assert_eq!((run.stdout.as_str(), run.stderr.as_str()), ("", ""));
-    assert_eq!(std::fs::read_to_string(&path).expect("read back"), FORMATTED);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("read back"),
+        FORMATTED
+    );
     // Idempotent: a second run changes nothing and --check passes.
     run_fmt_check_passes(&path);
 }
@@ -623,7 +709,10 @@ fn fmt_check_names_the_files_that_would_change_and_changes_none() {
     let before = std::fs::read(&path).expect("read");
     let run = run(&["fmt", "--check", &path, SAMPLE]);
     run.assert_code(1);
-    assert_eq!(run.stdout, format!("{path} would be reformatted\n{SAMPLE} would be reformatted\n"));
+    assert_eq!(
+        run.stdout,
+        format!("{path} would be reformatted\n{SAMPLE} would be reformatted\n")
+    );
     assert_eq!(std::fs::read(&path).expect("read"), before);
 }
 
@@ -636,7 +725,10 @@ fn fmt_filters_stdin_to_stdout() {
         assert!(run.stdout.starts_with(expected), "{}", run.stdout);
         assert!(run.stdout.ends_with("###T\n0 0\n"), "{}", run.stdout);
     }
-    let check = run_with(&mut boxls(&["fmt", "--check", "-"]), Some(b"1 3\nSBT\n0 0\n"));
+    let check = run_with(
+        &mut boxls(&["fmt", "--check", "-"]),
+        Some(b"1 3\nSBT\n0 0\n"),
+    );
     check.assert_code(0);
     assert_eq!(check.stdout, "");
 }
@@ -647,7 +739,10 @@ fn fmt_refuses_text_that_is_not_utf8() {
     let run = run(&["fmt", &path]);
     run.assert_code(2);
     assert!(run.stderr.contains("is not UTF-8"), "{}", run.stderr);
-    assert_eq!(std::fs::read(&path).expect("read"), b"; caf\xe9\n1 3\nSBT  \n0 0\n");
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        b"; caf\xe9\n1 3\nSBT  \n0 0\n"
+    );
 }
 
 #[test]
@@ -656,17 +751,32 @@ fn judge_accepts_the_sample_and_rejects_a_wrong_answer() {
     run.assert_code(0);
     assert_eq!(run.stdout, "accepted: 4 mazes, every answer optimal\n");
     let sample_out = String::from_utf8(read("examples/sample.out")).expect("UTF-8");
-    let maze_3 = sample_out.lines().nth(7).expect("maze 3's answer").to_string();
-    let wrong = scratch("wrong.out", sample_out.replacen(&maze_3, "Impossible.", 1).as_bytes());
+    let maze_3 = sample_out
+        .lines()
+        .nth(7)
+        .expect("maze 3's answer")
+        .to_string();
+    let wrong = scratch(
+        "wrong.out",
+        sample_out.replacen(&maze_3, "Impossible.", 1).as_bytes(),
+    );
     let run = self::run(&["judge", SAMPLE, &wrong]);
     run.assert_code(1);
     assert!(
-        run.stdout.starts_with("Maze #3: answered `Impossible.`, but the maze is solvable with "),
+        run.stdout
+            .starts_with("Maze #3: answered `Impossible.`, but the maze is solvable with "),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.ends_with("rejected: 1 problem (4 mazes)\n"), "{}", run.stdout);
-    let piped = run_with(&mut boxls(&["judge", SAMPLE, "-"]), Some(&read("examples/sample.out")));
+    assert!(
+        run.stdout.ends_with("rejected: 1 problem (4 mazes)\n"),
+        "{}",
+        run.stdout
+    );
+    let piped = run_with(
+        &mut boxls(&["judge", SAMPLE, "-"]),
+        Some(&read("examples/sample.out")),
+    );
     piped.assert_code(0);
 }
 
@@ -675,29 +785,54 @@ fn judge_follows_the_kattis_output_validator_convention() {
     let feedback = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kattis-feedback");
     std::fs::create_dir_all(&feedback).expect("feedback dir");
     let dir = feedback.to_string_lossy().into_owned();
-    let accepted = run_with(&mut boxls(&["judge", "--kattis", &dir, SAMPLE, "-"]), Some(&read("examples/sample.out")));
+    let accepted = run_with(
+        &mut boxls(&["judge", "--kattis", &dir, SAMPLE, "-"]),
+        Some(&read("examples/sample.out")),
+    );
     accepted.assert_code(42);
-    let message = std::fs::read_to_string(feedback.join("judgemessage.txt")).expect("judgemessage.txt");
+    let message =
+        std::fs::read_to_string(feedback.join("judgemessage.txt")).expect("judgemessage.txt");
     assert_eq!(message, "accepted: 4 mazes, every answer optimal\n");
-    let rejected = run_with(&mut boxls(&["judge", "--kattis", &dir, SAMPLE, "-"]), Some(b"Maze #1\nEEEEE\n\n"));
+    let rejected = run_with(
+        &mut boxls(&["judge", "--kattis", &dir, SAMPLE, "-"]),
+        Some(b"Maze #1\nEEEEE\n\n"),
+    );
     rejected.assert_code(43);
-    let message = std::fs::read_to_string(feedback.join("judgemessage.txt")).expect("judgemessage.txt");
-    assert!(message.starts_with("Maze #2: missing: the output ends before `Maze #2`"), "{message}");
+    let message =
+        std::fs::read_to_string(feedback.join("judgemessage.txt")).expect("judgemessage.txt");
+    assert!(
+        message.starts_with("Maze #2: missing: the output ends before `Maze #2`"),
+        "{message}"
+    );
 }
 
 #[test]
 fn judge_usage_and_input_errors_exit_2() {
     let broken = run(&["judge", BROKEN, "examples/sample.out"]);
     broken.assert_code(2);
-    assert!(broken.stderr.contains("the input has errors (line 3:"), "{}", broken.stderr);
+    assert!(
+        broken.stderr.contains("the input has errors (line 3:"),
+        "{}",
+        broken.stderr
+    );
     let missing = run(&["judge", SAMPLE, "tests/fixtures/cli/no-such-file.out"]);
     missing.assert_code(2);
-    assert!(missing.stderr.contains("cannot read `tests/fixtures/cli/no-such-file.out`"), "{}", missing.stderr);
+    assert!(
+        missing
+            .stderr
+            .contains("cannot read `tests/fixtures/cli/no-such-file.out`"),
+        "{}",
+        missing.stderr
+    );
     let both = run(&["judge", "-", "-"]);
     both.assert_code(2);
     let one = run(&["judge", SAMPLE]);
     one.assert_code(2);
-    assert!(one.stderr.contains("required arguments were not provided"), "{}", one.stderr);
+    assert!(
+        one.stderr.contains("required arguments were not provided"),
+        "{}",
+        one.stderr
+    );
 }
 
 #[test]
@@ -706,15 +841,31 @@ fn completions_for_bash_zsh_and_fish() {
     bash.assert_code(0);
     let script = scratch("boxls.bash", bash.stdout.as_bytes());
     let sourced = Command::new("bash")
-        .args(["--norc", "-c", &format!("set -e; source '{script}'; complete -p boxls")])
+        .args([
+            "--norc",
+            "-c",
+            &format!("set -e; source '{script}'; complete -p boxls"),
+        ])
         .output()
         .expect("bash runs");
-    assert!(sourced.status.success(), "{}", String::from_utf8_lossy(&sourced.stderr));
+    assert!(
+        sourced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sourced.stderr)
+    );
     assert!(String::from_utf8_lossy(&sourced.stdout).contains("boxls"));
     for shell in ["bash", "zsh", "fish"] {
         let run = run(&["completions", shell]);
         run.assert_code(0);
-        for command in ["solve", "check", "fmt", "judge", "lsp", "completions", "kattis"] {
+        for command in [
+            "solve",
+            "check",
+            "fmt",
+            "judge",
+            "lsp",
+            "completions",
+            "kattis",
+        ] {
             assert!(run.stdout.contains(command), "{shell}: {command}");
         }
     }

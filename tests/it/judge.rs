@@ -266,7 +266,10 @@ fn the_judge_accepts_the_real_solver_and_other_optimal_answers() {
         output.push_str(&format!("Maze #{k}\n{answer}\n\n"));
     }
     assert_eq!(rejected(&input, &output), Vec::<usize>::new());
-    assert!(differing > 20, "only {differing} answers differ from boxls's");
+    assert!(
+        differing > 20,
+        "only {differing} answers differ from boxls's"
+    );
 }
 
 /// Every order of the four directions.

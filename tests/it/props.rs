@@ -438,15 +438,28 @@ fn kept_lines(text: &str) -> Vec<&str> {
 /// had a grid keeps its number, grid and recorded moves, so its answer is unchanged.
 fn check_format(text: &str) -> Result<(), TestCaseError> {
     let formatted = format(text);
-    prop_assert_eq!(&format(&formatted), &formatted, "not idempotent on {:?}", text);
+    prop_assert_eq!(
+        &format(&formatted),
+        &formatted,
+        "not idempotent on {:?}",
+        text
+    );
     prop_assert_eq!(kept_lines(text), kept_lines(&formatted), "{:?}", formatted);
     let (before, after) = (parse(text), parse(&formatted));
     prop_assert_eq!(before.mazes.len(), after.mazes.len(), "{:?}", formatted);
     for (old, new) in before.mazes.iter().zip(&after.mazes) {
         if old.grid.is_some() {
-            prop_assert_eq!(&old.grid, &new.grid, "maze {} of {:?}", old.index, formatted);
+            prop_assert_eq!(
+                &old.grid,
+                &new.grid,
+                "maze {} of {:?}",
+                old.index,
+                formatted
+            );
             let moves = |text: &str, maze: &boxls::maze::Maze| {
-                maze.solution.as_ref().map(|line| text[line.moves.clone()].to_string())
+                maze.solution
+                    .as_ref()
+                    .map(|line| text[line.moves.clone()].to_string())
             };
             prop_assert_eq!(moves(text, old), moves(&formatted, new));
         }
@@ -485,7 +498,10 @@ fn formatted_poj_input_stays_valid_with_the_same_answers() {
         let (before, after) = (parse(&text), parse(&formatted));
         prop_assert_eq!(&after.diagnostics, &Vec::new(), "{:?}", formatted);
         let grids = |file: &boxls::maze::ParsedFile| {
-            file.mazes.iter().map(|m| m.grid.clone()).collect::<Vec<_>>()
+            file.mazes
+                .iter()
+                .map(|m| m.grid.clone())
+                .collect::<Vec<_>>()
         };
         prop_assert_eq!(grids(&before), grids(&after));
         // The same grids under the same numbers: the same answers.

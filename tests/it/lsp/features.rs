@@ -439,8 +439,11 @@ async fn formatting_returns_the_edits_of_boxls_fmt() {
         let (mut client, _) = Client::initialized(utf8).await;
         let text = "; 🧱 mazes\r\n  1   7 \r\n\r\nSB....T\t\r\n;solution:EEEEE\r\n1 3\r\nSBT";
         client.open(text, 1).await;
-        let params = json!({ "textDocument": doc(), "options": { "tabSize": 4, "insertSpaces": true } });
-        let edits = client.request("textDocument/formatting", params.clone()).await;
+        let params =
+            json!({ "textDocument": doc(), "options": { "tabSize": 4, "insertSpaces": true } });
+        let edits = client
+            .request("textDocument/formatting", params.clone())
+            .await;
         let edits = edits.as_array().cloned().unwrap_or_default();
         let formatted = apply_edits(text, &edits, utf8);
         assert_eq!(

@@ -185,13 +185,19 @@ async fn malformed_messages_before_initialize_are_parse_errors_too() {
         (b"{\"jsonrpc\":", -32700),
         (br#"{"jsonrpc":"2.0","id":3,"method":7}"#, -32600),
     ] {
-        let frame = [format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(), body].concat();
+        let frame = [
+            format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(),
+            body,
+        ]
+        .concat();
         client.send_raw(&frame).await;
         let response = client.next_response().await;
         assert_eq!(error_code(&response), code, "{response}");
     }
     // Well-formed requests are still refused until `initialize`, which then works.
-    let early = client.request_raw("textDocument/hover", hover_params(URI, 0, 0)).await;
+    let early = client
+        .request_raw("textDocument/hover", hover_params(URI, 0, 0))
+        .await;
     assert_eq!(error_code(&early), -32002, "{early}");
     client.initialize(false).await;
     client.open(SAMPLE, 1).await;
