@@ -275,11 +275,13 @@ fn the_judge_accepts_the_real_solver_and_other_optimal_answers() {
 /// Every order of the four directions.
 fn direction_orders() -> Vec<[(char, (isize, isize)); 4]> {
     let mut orders = Vec::new();
-    for a in 0..4 {
-        for b in (0..4).filter(|&b| b != a) {
-            for c in (0..4).filter(|&c| c != a && c != b) {
-                let d = 6 - a - b - c;
-                orders.push([DIRECTIONS[a], DIRECTIONS[b], DIRECTIONS[c], DIRECTIONS[d]]);
+    for a in DIRECTIONS {
+        for b in DIRECTIONS.into_iter().filter(|&b| b != a) {
+            for c in DIRECTIONS.into_iter().filter(|&c| c != a && c != b) {
+                let Some(d) = DIRECTIONS.into_iter().find(|&d| ![a, b, c].contains(&d)) else {
+                    continue;
+                };
+                orders.push([a, b, c, d]);
             }
         }
     }
