@@ -540,8 +540,9 @@ fn check_shape(
         out.push(d);
     }
     match common_length {
-        // Every row agrees: the header is what is wrong, so say it once, there.
-        Some(common) if common != cols => out.push(
+        // Every row (of several) agrees: the header is what is wrong, so say it once,
+        // there. A lone row may as well be the one that is wrong.
+        Some(common) if common != cols && all_rows.len() > 1 => out.push(
             Diagnostic::new(
                 Code::RowLength,
                 header_col_token(text, &maze.header),
@@ -552,19 +553,23 @@ fn check_shape(
             )
             .with_fix(set_header(all_rows.len(), common)),
         ),
-        Some(_) => {}
-        None => {
+        _ => {
             for (range, &length) in all_rows.iter().zip(&lengths) {
-                if length != cols {
-                    out.push(Diagnostic::new(
-                        Code::RowLength,
-                        (*range).clone(),
-                        format!(
-                            "this row has {}; the header declares {cols}",
-                            plural(length as u64, "cell", "cells")
-                        ),
-                    ));
+                if length == cols {
+                    continue;
                 }
+                let mut d = Diagnostic::new(
+                    Code::RowLength,
+                    (*range).clone(),
+                    format!(
+                        "this row has {}; the header declares {cols}",
+                        plural(length as u64, "cell", "cells")
+                    ),
+                );
+                if let Some(common) = common_length {
+                    d = d.with_fix(set_header(all_rows.len(), common));
+                }
+                out.push(d);
             }
         }
     }
