@@ -73,6 +73,17 @@ pub fn outcome_diagnostics(text: &str, maze: &Maze, outcome: &Outcome) -> Vec<Di
     solver_diagnostics(text, maze, optimum)
 }
 
+/// The check of `maze`'s recorded solution line against `optimum` (`None`: the maze is
+/// impossible), as `boxls check` reports it; `None` when it is fine or absent.
+pub fn recorded_solution_diagnostic(
+    text: &str,
+    maze: &Maze,
+    optimum: Option<&Solution>,
+) -> Option<Diagnostic> {
+    let (line, grid) = (maze.solution.as_ref()?, maze.grid.as_ref()?);
+    check_recorded(text, grid, line.moves.clone(), line.line.clone(), optimum)
+}
+
 /// Replays a recorded solution and compares it with the optimum.
 fn check_recorded(
     text: &str,

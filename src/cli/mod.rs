@@ -1,25 +1,36 @@
-//! The command line: `solve`, `check` and `lsp`, thin clients of the core.
+//! The command line: `solve`, `check`, `fmt`, `judge`, `lsp` and `completions`, thin
+//! clients of the core.
 
+mod check;
+mod fmt;
+mod input;
+mod judge;
 mod picture;
 mod render;
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream, WriteColor};
-
-use crate::analysis::check_text;
-use crate::maze::{Diagnostic, MazeParser, Severity};
-use crate::solver;
-use render::SourceFile;
+use clap::{CommandFactory, Parser, Subcommand};
+use clap_complete::Shell;
+use codespan_reporting::term::termcolor::ColorChoice;
 
 #[derive(Parser)]
 #[command(
     name = "boxls",
     version,
-    about = "Language server and solver for .box maze files (Pushing Boxes, POJ 1475)"
+    about = "Language server and solver for .box maze files (Pushing Boxes, POJ 1475)",
+    after_help = "\
+Examples:
+  boxls solve examples/sample.box     print the POJ output
+  boxls check mazes/*.box             every diagnostic, compiler style
+  boxls fmt --check mazes/*.box       is every file formatted?
+  boxls judge maze.in contestant.out  is this answer file optimal?
+  boxls lsp                           the language server (what editors run)
+
+Exit codes: 0 success, 1 problems found (errors, rejected answers, unformatted
+files), 2 bad arguments or unreadable input. `boxls help COMMAND` says more."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -32,20 +43,108 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve every maze and print the POJ 1475 output.
+    #[command(after_help = "\
+For maze k: `Maze #k`, the optimal move string (fewest pushes, then fewest moves;
+n s e w walk, N S E W push) or `Impossible.`, then a blank line. A maze with errors
+is skipped (the others keep their numbers) and its diagnostics go to stderr, as do
+problems with recorded `; solution:` lines.
+
+Examples:
+  boxls solve examples/sample.box
+  boxls solve < maze.in > maze.out
+
+Exit codes: 0 every maze solved or impossible, 1 some maze has errors (or a recorded
+solution is illegal), 2 bad arguments or unreadable input.")]
     Solve {
-        /// A .box file; standard input when absent or `-`.
+        /// The .box file to solve; standard input when absent or `-`.
         file: Option<PathBuf>,
     },
+    /// Print every diagnostic in compiler style; exit 1 if any is an error.
+    #[command(after_help = "\
+Each diagnostic shows file:line:column, its code, the line and a caret, and the
+quick fix when there is one; a summary line ends the output.
+
+Examples:
+  boxls check maze.box
+  boxls check mazes/*.box
+  cat maze.box | boxls check
+
+Exit codes: 0 no errors (warnings allowed), 1 some file has an error, 2 bad
+arguments or a file that cannot be read (the others are still checked).")]
+    Check {
+        /// The .box files to check; standard input when none is given or for `-`.
+        files: Vec<PathBuf>,
+    },
+    /// Lay .box files out canonically, in place.
+    #[command(after_help = "\
+Headers are set to the size the rows agree on, trailing blanks dropped, blank lines
+inside mazes removed and one left between mazes, `; solution:` lines spaced
+`; solution: moves`, and `0 0` ensured. Cells, comments and line endings are kept.
+
+Examples:
+  boxls fmt maze.box                rewrite maze.box
+  boxls fmt --check mazes/*.box     list the files that would change
+  boxls fmt < maze.box > tidy.box
+
+Exit codes: 0 done (with --check: every file is formatted), 1 with --check: some file
+would change, 2 bad arguments or unreadable input.")]
+    Fmt {
+        /// The .box files to rewrite; standard input to standard output when none is
+        /// given or for `-`.
+        files: Vec<PathBuf>,
+        /// Change nothing: name the files that would change, and exit 1 if any would.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Judge an answer file: accept any optimal answer per maze.
+    #[command(after_help = "\
+Per maze k the output must be `Maze #k`, the moves or `Impossible.`, and a blank line.
+Any move string with the fewest pushes, then the fewest moves, that replays legally
+and leaves the box on T is accepted. Wrong `Impossible.`, illegal, suboptimal and
+malformed answers are rejected, each naming `Maze #k`, the output line and why.
+
+Examples:
+  boxls judge maze.in contestant.out
+  ./contestant < maze.in | boxls judge maze.in -
+  boxls judge --kattis feedback/ maze.in - < contestant.out   (an output validator)
+
+Exit codes: 0 accepted, 1 rejected, 2 bad arguments, unreadable files or an input with
+errors. With --kattis: 42 accepted, 43 rejected (the reasons in judgemessage.txt).")]
+    Judge {
+        /// The .box input the answers are for (POJ 1475 input is valid .box).
+        input: PathBuf,
+        /// The answer file to judge; `-` for standard input.
+        output: PathBuf,
+        /// Kattis / DOMjudge output-validator convention: exit 42 when accepted, 43 when
+        /// rejected, and write the reasons to FEEDBACK_DIR/judgemessage.txt.
+        #[arg(long, value_name = "FEEDBACK_DIR")]
+        kattis: Option<PathBuf>,
+    },
     /// Serve the Language Server Protocol on stdin/stdout.
+    #[command(after_help = "\
+Editors start this themselves (see the README for VS Code and Neovim).
+
+Example:
+  boxls lsp
+
+Exit codes: 0 after `shutdown` then `exit`, 1 when the client exits without `shutdown`
+or closes the connection.")]
     Lsp {
         /// Accepted and ignored: stdio is the only transport, and LSP clients append it.
         #[arg(long)]
         stdio: bool,
     },
-    /// Print every diagnostic in compiler style; exit 1 if any is an error.
-    Check {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
+    /// Print a shell completion script.
+    #[command(after_help = "\
+Examples:
+  boxls completions bash > ~/.local/share/bash-completion/completions/boxls
+  boxls completions zsh > ~/.zfunc/_boxls
+  boxls completions fish > ~/.config/fish/completions/boxls.fish
+
+Exit codes: 0 printed, 2 bad arguments.")]
+    Completions {
+        /// The shell to complete for.
+        shell: Shell,
     },
     /// Draw a maze and its optimal solution as an SVG picture.
     Render(picture::RenderArgs),
@@ -57,13 +156,20 @@ const USAGE_ERROR: u8 = 2;
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Solve { file }) => solve(file),
-        Some(Command::Check { files }) => check(&files),
+        Some(Command::Solve { file }) => check::solve(file.as_deref()),
+        Some(Command::Check { files }) => check::check(&files),
+        Some(Command::Fmt { files, check }) => fmt::fmt(&files, check),
+        Some(Command::Judge {
+            input,
+            output,
+            kattis,
+        }) => judge::judge(&input, &output, kattis.as_deref()),
         Some(Command::Lsp { .. }) => serve_lsp(),
         Some(Command::Render(args)) => picture::render(args),
+        Some(Command::Completions { shell }) => completions(shell),
         None if cli.stdio => serve_lsp(),
         None => {
-            let _ = <Cli as clap::CommandFactory>::command().print_help();
+            let _ = Cli::command().print_help();
             Ok(ExitCode::from(USAGE_ERROR))
         }
     };
@@ -89,8 +195,18 @@ fn serve_lsp() -> Result<ExitCode, Failure> {
     })
 }
 
-enum Failure {
+fn completions(shell: Shell) -> Result<ExitCode, Failure> {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "boxls", &mut out);
+    io::Write::write_all(&mut io::stdout().lock(), &out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Why a command stopped early.
+pub enum Failure {
+    /// Printed as `boxls: <message>`; exit code 2.
     Message(String),
+    /// The reader of our output went away: nothing more to say.
     BrokenPipe,
 }
 
@@ -104,123 +220,10 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// Reads a file, or standard input for `None` / `-`; invalid UTF-8 is replaced.
-fn read_input(path: Option<&PathBuf>) -> Result<(String, String), Failure> {
-    let (name, bytes) = match path.filter(|p| p.as_os_str() != "-") {
-        Some(path) => {
-            let bytes = std::fs::read(path)
-                .map_err(|e| Failure::Message(format!("cannot read `{}`: {e}", path.display())))?;
-            (path.display().to_string(), bytes)
-        }
-        None => {
-            let mut bytes = Vec::new();
-            io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| Failure::Message(format!("cannot read standard input: {e}")))?;
-            ("<stdin>".to_string(), bytes)
-        }
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
-    };
-    Ok((name, text))
-}
-
 fn color_for(stream_is_terminal: bool) -> ColorChoice {
     if stream_is_terminal && std::env::var_os("NO_COLOR").is_none() {
         ColorChoice::Auto
     } else {
         ColorChoice::Never
     }
-}
-
-/// `boxls solve`: two passes over the text so that nothing is printed for a broken
-/// file, and only one maze is held in memory at a time.
-fn solve(path: Option<PathBuf>) -> Result<ExitCode, Failure> {
-    let (name, text) = read_input(path.as_ref())?;
-    let mut problems = structural_problems(&text);
-    problems.sort_by_key(|d| (d.range.start, d.range.end));
-    let mut stderr = StandardStream::stderr(color_for(io::stderr().is_terminal()));
-    let file = SourceFile::new(&name, &text);
-    for diagnostic in &problems {
-        render::emit(&mut stderr, &file, diagnostic)?;
-    }
-    if problems.iter().any(Diagnostic::is_error) {
-        return Ok(ExitCode::FAILURE);
-    }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    for (maze, _) in MazeParser::new(&text) {
-        let Some(grid) = maze.grid else { continue };
-        writeln!(out, "Maze #{}", maze.index)?;
-        match solver::solve_path(&grid) {
-            Some(solution) => writeln!(out, "{}", solution.path)?,
-            None => writeln!(out, "Impossible.")?,
-        }
-        writeln!(out)?;
-    }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn structural_problems(text: &str) -> Vec<Diagnostic> {
-    let mut parser = MazeParser::new(text);
-    let mut problems: Vec<Diagnostic> = parser
-        .by_ref()
-        .flat_map(|(_, diagnostics)| diagnostics)
-        .collect();
-    problems.extend(parser.finish().1);
-    problems
-}
-
-/// `boxls check`: every diagnostic of every file, then a summary.
-fn check(paths: &[PathBuf]) -> Result<ExitCode, Failure> {
-    let mut stdout = StandardStream::stdout(color_for(io::stdout().is_terminal()));
-    let (mut errors, mut warnings, mut unreadable) = (0usize, 0usize, false);
-    for path in paths {
-        let (name, text) = match read_input(Some(path)) {
-            Ok(input) => input,
-            Err(Failure::Message(message)) => {
-                eprintln!("boxls: {message}");
-                unreadable = true;
-                continue;
-            }
-            Err(other) => return Err(other),
-        };
-        let report = check_text(&text);
-        let file = SourceFile::new(&name, &text);
-        for diagnostic in &report.diagnostics {
-            render::emit(&mut stdout, &file, diagnostic)?;
-            match diagnostic.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
-                Severity::Information => {}
-            }
-        }
-    }
-    write_summary(&mut stdout, errors, warnings, paths.len())?;
-    Ok(if unreadable {
-        ExitCode::from(USAGE_ERROR)
-    } else if errors > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn write_summary(
-    out: &mut dyn WriteColor,
-    errors: usize,
-    warnings: usize,
-    files: usize,
-) -> io::Result<()> {
-    let count = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    writeln!(
-        out,
-        "{}, {} in {}",
-        count(errors, "error"),
-        count(warnings, "warning"),
-        count(files, "file")
-    )
 }

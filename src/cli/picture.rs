@@ -11,7 +11,8 @@ use clap::Args;
 use codespan_reporting::term::termcolor::StandardStream;
 
 use super::render::{emit, SourceFile};
-use super::{color_for, read_input, Failure};
+use super::input;
+use super::{color_for, Failure};
 use crate::maze::{plural, Maze, MazeParser};
 use crate::solver::{self, Cancelled};
 use crate::svg::{self, Options};
@@ -48,7 +49,8 @@ fn maze_number(text: &str) -> Result<usize, String> {
 }
 
 pub fn render(args: RenderArgs) -> Result<ExitCode, Failure> {
-    let (name, text) = read_input(args.file.as_ref())?;
+    let input = input::read(args.file.as_deref(), "render")?;
+    let (name, text) = (input.name.clone(), input.lossy_text());
     let Some((maze, diagnostics)) = nth_maze(&text, args.maze) else {
         let count = MazeParser::new(&text).count();
         return Err(Failure::Message(format!(

@@ -11,6 +11,7 @@ mod code_lens;
 mod config;
 mod diagnostics;
 mod document;
+mod formatting;
 mod hover;
 mod inlay_hints;
 mod lru;
@@ -30,8 +31,8 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
-use tower_lsp_server::ls_types::{MessageType, TextDocumentIdentifier};
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::TextDocumentIdentifier;
 use tower_lsp_server::{LspService, Server};
 
 pub use server::Backend;
@@ -62,13 +63,6 @@ struct DocumentTextParams {
 /// tools wait on this instead of a timer.
 pub const SETTLED: &str = "boxls/settled";
 
-/// What [`transport`] found wrong with a message it could not pass on.
-#[derive(Deserialize)]
-struct InvalidMessageParams {
-    code: i64,
-    message: String,
-}
-
 impl Backend {
     async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
         self.text(&params.text_document.uri)
@@ -91,20 +85,6 @@ impl Backend {
         };
         self.guarded(replay::METHOD, || replay::replay(&view, params.position))
     }
-
-    /// Answers a message the transport could not decode with its JSON-RPC error.
-    async fn invalid_message(&self, params: InvalidMessageParams) -> Result<()> {
-        self.log(
-            MessageType::ERROR,
-            format!("ignored an invalid message: {}", params.message),
-        )
-        .await;
-        Err(Error {
-            code: ErrorCode::from(params.code),
-            message: params.message.into(),
-            data: None,
-        })
-    }
 }
 
 /// Serves LSP over any byte streams (stdio in production, pipes in tests) until the
@@ -117,12 +97,19 @@ where
 {
     let shut_down = Arc::new(AtomicBool::new(false));
     let flag = shut_down.clone();
-    let (service, socket) = LspService::build(move |client| Backend::new(client, options, flag))
-        .custom_method(DOCUMENT_TEXT, Backend::document_text)
-        .custom_method(replay::METHOD, Backend::replay)
-        .custom_method(SETTLED, Backend::settled)
-        .custom_method(transport::INVALID_MESSAGE, Backend::invalid_message)
-        .finish();
+    let mut log_client = None;
+    let (service, socket) = LspService::build(|client| {
+        log_client = Some(client.clone());
+        Backend::new(client, options, flag)
+    })
+    .custom_method(DOCUMENT_TEXT, Backend::document_text)
+    .custom_method(replay::METHOD, Backend::replay)
+    .custom_method(SETTLED, Backend::settled)
+    .finish();
+    let service = transport::AnswerInvalid {
+        inner: service,
+        client: log_client,
+    };
     // Every message goes through `transport::pump` first, which stops after `exit`
     // (or the end of the input, which it passes on as `exit`).
     let (framed, pipe) = tokio::io::duplex(PIPE_BUFFER);

@@ -20,7 +20,7 @@ use super::config::Config;
 use super::position::Encoding;
 use super::semantic_tokens::{self, Previous};
 use super::state::{ClientSupport, State, View};
-use super::{code_lens, diagnostics, hover, inlay_hints, symbols, Options};
+use super::{code_lens, diagnostics, formatting, hover, inlay_hints, symbols, Options};
 use crate::ide::{self, HoverFormat};
 
 /// How long the server waits for the client to answer one of its own requests.
@@ -197,6 +197,7 @@ fn capabilities(encoding: Encoding, support: ClientSupport) -> ServerCapabilitie
             resolve_provider: Some(false),
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
@@ -500,6 +501,14 @@ impl LanguageServer for Backend {
                     data: semantic_tokens::tokens_in(view, bytes),
                 })
             },
+        )
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        self.with_view(
+            "textDocument/formatting",
+            &params.text_document.uri,
+            formatting::formatting,
         )
     }
 

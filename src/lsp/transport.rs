@@ -6,21 +6,28 @@
 //! This layer re-frames the input first. A well-formed message passes through
 //! unchanged. An invalid body becomes a request to [`INVALID_MESSAGE`], which the
 //! server answers with the JSON-RPC error (`-32700` parse error or `-32600` invalid
-//! request; the request's id when it can be read, else `null`) and logs. A header
+//! request; the request's id when it can be read, else `null`) and logs, before
+//! `initialize` as after it. A header
 //! block without a usable `Content-Length` is answered the same way and reading
 //! resumes at the next header, so a wrong length costs the messages it overlaps, not
 //! the session. A `$/` request is answered "method not found" here (tower-lsp-server
 //! would leave it unanswered). The end of the input counts as `exit`; after `exit`
 //! nothing more is read.
 
+use std::future::Future;
 use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader,
 };
-use tower_lsp_server::jsonrpc::{Request, Response};
+use tower::Service;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Request, Response};
+use tower_lsp_server::ls_types::MessageType;
+use tower_lsp_server::Client;
 
 /// The internal request an invalid message is turned into.
 pub const INVALID_MESSAGE: &str = "boxls/invalidMessage";
@@ -226,6 +233,63 @@ fn invalid(code: i64, id: Value, message: &str) -> Vec<u8> {
     });
     // Serialising a `Value` cannot fail; an empty body would be skipped downstream.
     serde_json::to_vec(&request).unwrap_or_default()
+}
+
+/// What [`pump`] found wrong with a message it could not pass on.
+#[derive(Deserialize)]
+struct InvalidMessageParams {
+    code: i64,
+    message: String,
+}
+
+/// The server's service with [`INVALID_MESSAGE`] requests answered in front of it:
+/// tower-lsp-server refuses every request but `initialize` with `-32002` until
+/// `initialize`, and a malformed first message deserves its `-32700` all the same.
+pub struct AnswerInvalid<S> {
+    pub inner: S,
+    /// For the `window/logMessage` (sent only once the session is initialised).
+    pub client: Option<Client>,
+}
+
+type Answer<E> = Pin<Box<dyn Future<Output = std::result::Result<Option<Response>, E>> + Send>>;
+
+impl<S> Service<Request> for AnswerInvalid<S>
+where
+    S: Service<Request, Response = Option<Response>>,
+    S::Future: Send + 'static,
+{
+    type Response = Option<Response>;
+    type Error = S::Error;
+    type Future = Answer<S::Error>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        if request.method() != INVALID_MESSAGE {
+            return Box::pin(self.inner.call(request));
+        }
+        let (_, id, params) = request.into_parts();
+        let params = params.and_then(|params| serde_json::from_value(params).ok());
+        let InvalidMessageParams { code, message } = params.unwrap_or(InvalidMessageParams {
+            code: PARSE_ERROR,
+            message: "invalid message".to_string(),
+        });
+        let client = self.client.clone();
+        Box::pin(async move {
+            if let Some(client) = client {
+                let log = format!("ignored an invalid message: {message}");
+                client.log_message(MessageType::ERROR, log).await;
+            }
+            let error = Error {
+                code: ErrorCode::from(code),
+                message: message.into(),
+                data: None,
+            };
+            Ok(id.map(|id| Response::from_error(id, error)))
+        })
+    }
 }
 
 #[cfg(test)]

@@ -27,6 +27,10 @@ pub enum Code {
     Unsolvable,
     SolutionIllegal,
     SolutionNotOptimal,
+    /// A second `; solution:` line for the same maze.
+    DuplicateSolution,
+    /// A `; solution:` line inside a maze's rows or before any maze.
+    MisplacedSolution,
     MissingTerminator,
     AfterTerminator,
     TooLarge,
@@ -51,6 +55,8 @@ impl Code {
             Code::Unsolvable => "unsolvable",
             Code::SolutionIllegal => "solution-illegal",
             Code::SolutionNotOptimal => "solution-not-optimal",
+            Code::DuplicateSolution => "duplicate-solution",
+            Code::MisplacedSolution => "misplaced-solution",
             Code::MissingTerminator => "missing-terminator",
             Code::AfterTerminator => "after-terminator",
             Code::TooLarge => "too-large",
@@ -62,6 +68,8 @@ impl Code {
         match self {
             Code::Unsolvable
             | Code::SolutionNotOptimal
+            | Code::DuplicateSolution
+            | Code::MisplacedSolution
             | Code::MissingTerminator
             | Code::AfterTerminator
             | Code::InternalError => Severity::Warning,

@@ -5,11 +5,13 @@
 //! byte ranges to their own notions of position.
 
 mod diagnostic;
+mod format;
 mod incremental;
 mod lines;
 mod parse;
 
 pub use diagnostic::{plural, Code, Diagnostic, Fix, Severity, TextEdit};
+pub use format::{format, format_edit};
 pub use lines::{first_line_break, line_spans, LineSpan};
 pub use parse::{parse, MazeParser, ParsedFile, MAX_CELLS};
 

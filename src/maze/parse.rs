@@ -63,6 +63,8 @@ struct Builder {
     extra_rows: Vec<Range<usize>>,
     solution: Option<SolutionLine>,
     header_diagnostic: Option<Diagnostic>,
+    /// Warnings about lines inside or after the maze (misplaced or duplicate solutions).
+    notes: Vec<Diagnostic>,
 }
 
 enum State {
@@ -259,7 +261,45 @@ impl<'a> MazeParser<'a> {
                     None,
                 )
             }
-            (state, Line::Solution(_)) => (state, None),
+            (
+                State::ExpectHeader {
+                    pending: Some(mut maze),
+                },
+                Line::Solution(solution),
+            ) => {
+                maze.notes.push(duplicate_solution(&solution));
+                (
+                    State::ExpectHeader {
+                        pending: Some(maze),
+                    },
+                    None,
+                )
+            }
+            (
+                State::Rows {
+                    mut maze,
+                    remaining,
+                },
+                Line::Solution(solution),
+            ) => {
+                maze.notes.push(misplaced_solution(
+                    &solution,
+                    "inside a maze: it belongs after the maze's last row",
+                ));
+                (State::Rows { maze, remaining }, None)
+            }
+            (state @ State::ExpectHeader { pending: None }, Line::Solution(solution)) => {
+                self.stray.push(misplaced_solution(
+                    &solution,
+                    "before any maze: it belongs after a maze's last row",
+                ));
+                (state, None)
+            }
+            // After a bad header the maze has no grid to check a solution against; after
+            // the terminator everything is ignored.
+            (state @ (State::SkipRows { .. } | State::AfterTerminator), Line::Solution(_)) => {
+                (state, None)
+            }
             (
                 State::Rows {
                     mut maze,
@@ -367,6 +407,7 @@ impl<'a> MazeParser<'a> {
             extra_rows: Vec::new(),
             solution: None,
             header_diagnostic: None,
+            notes: Vec::new(),
         }
     }
 
@@ -434,6 +475,7 @@ fn finish_maze(text: &str, maze: Builder) -> (Maze, Vec<Diagnostic>) {
                 target: t,
             })
     });
+    diagnostics.extend(maze.notes.iter().cloned());
     let maze = Maze {
         index: maze.index,
         header: maze.header.clone(),
@@ -497,20 +539,38 @@ fn check_shape(
         }
         out.push(d);
     }
-    for (range, &length) in all_rows.iter().zip(&lengths) {
-        if length != cols {
-            let mut d = Diagnostic::new(
+    match common_length {
+        // Every row (of several) agrees: the header is what is wrong, so say it once,
+        // there. A lone row may as well be the one that is wrong.
+        Some(common) if common != cols && all_rows.len() > 1 => out.push(
+            Diagnostic::new(
                 Code::RowLength,
-                (*range).clone(),
+                header_col_token(text, &maze.header),
                 format!(
-                    "this row has {}; the header declares {cols}",
-                    plural(length as u64, "cell", "cells")
+                    "every row has {}; the header declares {cols}",
+                    plural(common as u64, "cell", "cells")
                 ),
-            );
-            if let Some(common) = common_length {
-                d = d.with_fix(set_header(all_rows.len(), common));
+            )
+            .with_fix(set_header(all_rows.len(), common)),
+        ),
+        _ => {
+            for (range, &length) in all_rows.iter().zip(&lengths) {
+                if length == cols {
+                    continue;
+                }
+                let mut d = Diagnostic::new(
+                    Code::RowLength,
+                    (*range).clone(),
+                    format!(
+                        "this row has {}; the header declares {cols}",
+                        plural(length as u64, "cell", "cells")
+                    ),
+                );
+                if let Some(common) = common_length {
+                    d = d.with_fix(set_header(all_rows.len(), common));
+                }
+                out.push(d);
             }
-            out.push(d);
         }
     }
 }
@@ -689,6 +749,36 @@ fn header_row_token(text: &str, header: &Range<usize>) -> Range<usize> {
     } else {
         start..start + len
     }
+}
+
+/// The header's second number, for diagnostics about the row length.
+fn header_col_token(text: &str, header: &Range<usize>) -> Range<usize> {
+    let line = &text[header.clone()];
+    match header_tokens(line.trim_matches(is_blank)) {
+        Some((_, cols)) => {
+            let start = header.start + (line.len() - line.trim_start_matches(is_blank).len());
+            start + cols.start..start + cols.end
+        }
+        None => header.clone(),
+    }
+}
+
+/// A `duplicate-solution` warning: the maze already has a solution line.
+fn duplicate_solution(solution: &SolutionLine) -> Diagnostic {
+    Diagnostic::new(
+        Code::DuplicateSolution,
+        solution.line.clone(),
+        "this maze already has a `; solution:` line; this one is ignored",
+    )
+}
+
+/// A `misplaced-solution` warning: a solution line where no maze has just ended.
+fn misplaced_solution(solution: &SolutionLine, where_: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::MisplacedSolution,
+        solution.line.clone(),
+        format!("this `; solution:` line is ignored: it is {where_}"),
+    )
 }
 
 /// A decimal count, `None` when it does not fit comfortably (over `u32`).

@@ -44,7 +44,7 @@ impl fmt::Display for Reason {
             Reason::PlayerCannotReachBox => "the player cannot reach the box",
             Reason::TargetUnreachable => "no push can ever move the box onto the target",
             Reason::BoxOnDeadSquare => {
-                "the box starts on a dead square: no sequence of pushes brings it to the target"
+                "the box starts on a dead square, from which no sequence of pushes brings it to the target"
             }
             Reason::PlayerWrongSide => {
                 "the player cannot reach a side from which the box can be pushed to the target"

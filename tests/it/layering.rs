@@ -1,5 +1,5 @@
 //! The layering is checked, not promised: the core (`src/maze`, `src/solver`,
-//! `src/analysis.rs`), the picture (`src/svg`) and the IDE layer (`src/ide`) never
+//! `src/analysis.rs`, `src/judge.rs`), the picture (`src/svg`) and the IDE layer (`src/ide`) never
 //! import the LSP crates, tokio or I/O.
 
 use std::path::{Path, PathBuf};

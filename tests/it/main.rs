@@ -6,6 +6,7 @@ mod cli;
 mod differential;
 mod generate;
 mod incremental;
+mod judge;
 mod large;
 mod layering;
 mod lsp;

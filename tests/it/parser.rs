@@ -81,6 +81,7 @@ fixtures! {
     solution_box_not_on_target,
     solution_not_optimal,
     solution_wrong_characters,
+    solution_duplicate_and_misplaced,
     // Recovery: one bad line must not cascade onto later mazes.
     recovery_bad_header,
     recovery_garbage_between_mazes,

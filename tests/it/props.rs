@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 use boxls::analysis::check_text;
 use boxls::lsp::Options;
-use boxls::maze::{parse, Grid};
+use boxls::maze::{format, parse, Grid};
 use boxls::solver::{analyze, replay, solve, Outcome};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -31,6 +31,7 @@ const BYTES_CASES: u32 = 50_000;
 const FILE_CASES: u32 = 10_000;
 const GRID_CASES: u32 = 5_000;
 const LSP_CASES: u32 = 400;
+const FORMAT_CASES: u32 = 3_000;
 
 fn config(cases: u32) -> Config {
     let defaults = Config::default();
@@ -407,6 +408,106 @@ fn the_generator_covers_valid_and_broken_files() {
         valid > 100 && broken > 50 && solved > 20,
         "{valid} {broken} {solved}"
     );
+}
+
+// ---------------------------------------------------------------------------------
+// The formatter.
+
+/// The lines a formatter must keep word for word: rows and comments (trailing blanks
+/// aside), in order; headers, solution lines and blank lines are its to lay out.
+fn kept_lines(text: &str) -> Vec<&str> {
+    let is_header = |line: &str| {
+        let mut words = line.split([' ', '\t']).filter(|w| !w.is_empty());
+        let numeric = |w: Option<&str>| w.is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+        numeric(words.next()) && numeric(words.next()) && words.next().is_none()
+    };
+    let is_solution = |line: &str| {
+        line.trim_start_matches([' ', '\t'])
+            .strip_prefix(';')
+            .is_some_and(|c| c.trim_start_matches([' ', '\t']).starts_with("solution:"))
+    };
+    text.trim_start_matches('\u{feff}')
+        .split(['\n', '\r'])
+        .map(|line| line.trim_end_matches([' ', '\t']))
+        .filter(|line| !line.trim_start_matches([' ', '\t']).is_empty())
+        .filter(|line| !is_header(line) && !is_solution(line))
+        .collect()
+}
+
+/// Formatting twice is formatting once; rows and comments are kept; every maze that
+/// had a grid keeps its number, grid and recorded moves, so its answer is unchanged.
+fn check_format(text: &str) -> Result<(), TestCaseError> {
+    let formatted = format(text);
+    prop_assert_eq!(
+        &format(&formatted),
+        &formatted,
+        "not idempotent on {:?}",
+        text
+    );
+    prop_assert_eq!(kept_lines(text), kept_lines(&formatted), "{:?}", formatted);
+    let (before, after) = (parse(text), parse(&formatted));
+    prop_assert_eq!(before.mazes.len(), after.mazes.len(), "{:?}", formatted);
+    for (old, new) in before.mazes.iter().zip(&after.mazes) {
+        if old.grid.is_some() {
+            prop_assert_eq!(
+                &old.grid,
+                &new.grid,
+                "maze {} of {:?}",
+                old.index,
+                formatted
+            );
+            let moves = |text: &str, maze: &boxls::maze::Maze| {
+                maze.solution
+                    .as_ref()
+                    .map(|line| text[line.moves.clone()].to_string())
+            };
+            prop_assert_eq!(moves(text, old), moves(&formatted, new));
+        }
+    }
+    prop_assert!(after.terminator.is_some(), "no `0 0` in {:?}", formatted);
+    Ok(())
+}
+
+#[test]
+fn formatting_is_idempotent_and_keeps_cells_comments_and_answers() {
+    let mut runner = TestRunner::new(config(FORMAT_CASES));
+    let result = runner.run(&some_text(), |text| check_format(&text));
+    result.unwrap_or_else(|failure| panic!("{failure}"));
+}
+
+/// POJ 1475 input: headers and rows only, the terminator, `\n` line breaks.
+fn poj_input() -> impl Strategy<Value = String> {
+    vec(grid_rows(6, 8), 1..5).prop_map(|mazes| {
+        let mut text = String::new();
+        for rows in mazes.iter().filter(|rows| Grid::from_rows(rows).is_some()) {
+            text.push_str(&format!("{} {}\n", rows.len(), rows[0].len()));
+            for row in rows {
+                text.push_str(row);
+                text.push('\n');
+            }
+        }
+        text + "0 0\n"
+    })
+}
+
+#[test]
+fn formatted_poj_input_stays_valid_with_the_same_answers() {
+    let mut runner = TestRunner::new(config(FORMAT_CASES));
+    let result = runner.run(&poj_input(), |text| {
+        let formatted = format(&text);
+        let (before, after) = (parse(&text), parse(&formatted));
+        prop_assert_eq!(&after.diagnostics, &Vec::new(), "{:?}", formatted);
+        let grids = |file: &boxls::maze::ParsedFile| {
+            file.mazes
+                .iter()
+                .map(|m| m.grid.clone())
+                .collect::<Vec<_>>()
+        };
+        prop_assert_eq!(grids(&before), grids(&after));
+        // The same grids under the same numbers: the same answers.
+        Ok(())
+    });
+    result.unwrap_or_else(|failure| panic!("{failure}"));
 }
 
 // ---------------------------------------------------------------------------------

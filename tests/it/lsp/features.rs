@@ -23,6 +23,7 @@ async fn initialize_declares_exactly_what_is_implemented() {
             "codeLensProvider": {
               "resolveProvider": false
             },
+            "documentFormattingProvider": true,
             "documentSymbolProvider": true,
             "executeCommandProvider": {
               "commands": [
@@ -469,4 +470,31 @@ async fn replay_gives_every_frame_of_the_maze_at_the_cursor() {
     // Maze #2 is unsolvable, and a position past the end is in no maze.
     assert_eq!(client.request("boxls/replay", at(3, 0)).await, json!(null));
     assert_eq!(client.request("boxls/replay", at(99, 0)).await, json!(null));
+}
+
+#[tokio::test]
+async fn formatting_returns_the_edits_of_boxls_fmt() {
+    for utf8 in [false, true] {
+        let (mut client, _) = Client::initialized(utf8).await;
+        let text = "; 🧱 mazes\r\n  1   7 \r\n\r\nSB....T\t\r\n;solution:EEEEE\r\n1 3\r\nSBT";
+        client.open(text, 1).await;
+        let params =
+            json!({ "textDocument": doc(), "options": { "tabSize": 4, "insertSpaces": true } });
+        let edits = client
+            .request("textDocument/formatting", params.clone())
+            .await;
+        let edits = edits.as_array().cloned().unwrap_or_default();
+        let formatted = apply_edits(text, &edits, utf8);
+        assert_eq!(
+            formatted,
+            "; 🧱 mazes\r\n1 7\r\nSB....T\r\n; solution: EEEEE\r\n\r\n1 3\r\nSBT\r\n0 0\r\n"
+        );
+        assert_eq!(formatted, boxls::maze::format(text));
+        // Applied, the document is formatted: nothing more to do.
+        let whole = edit((0, 0), (6, 3), &formatted);
+        change(&mut client, text, 2, whole).await;
+        let again = client.request("textDocument/formatting", params).await;
+        assert_eq!(again, json!([]));
+        assert_eq!(client.server_text().await, formatted);
+    }
 }

@@ -178,6 +178,33 @@ async fn unknown_methods_and_bad_params_are_errors_not_failures() {
 }
 
 #[tokio::test]
+async fn malformed_messages_before_initialize_are_parse_errors_too() {
+    let mut client = Client::start(Options::default());
+    for (body, code) in [
+        (&b"hello"[..], -32700),
+        (b"{\"jsonrpc\":", -32700),
+        (br#"{"jsonrpc":"2.0","id":3,"method":7}"#, -32600),
+    ] {
+        let frame = [
+            format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(),
+            body,
+        ]
+        .concat();
+        client.send_raw(&frame).await;
+        let response = client.next_response().await;
+        assert_eq!(error_code(&response), code, "{response}");
+    }
+    // Well-formed requests are still refused until `initialize`, which then works.
+    let early = client
+        .request_raw("textDocument/hover", hover_params(URI, 0, 0))
+        .await;
+    assert_eq!(error_code(&early), -32002, "{early}");
+    client.initialize(false).await;
+    client.open(SAMPLE, 1).await;
+    still_serving(&mut client, SAMPLE).await;
+}
+
+#[tokio::test]
 async fn requests_before_initialize_are_refused_and_notifications_dropped() {
     let mut client = Client::start(Options::default());
     let early = client

@@ -1,0 +1,89 @@
+//! Reading what a command works on: a file or standard input, refusing binary files,
+//! with a hint when standard input is a terminal.
+
+use std::io::{self, IsTerminal, Read};
+use std::path::Path;
+
+use super::Failure;
+
+/// A file's (or standard input's) name as messages show it, and its bytes.
+pub struct Input {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+impl Input {
+    /// The text, with invalid UTF-8 replaced (the parser then reports `bad-char`).
+    pub fn lossy_text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+}
+
+/// Whether `path` means standard input (absent, or `-`).
+pub fn is_stdin(path: Option<&Path>) -> bool {
+    path.is_none_or(|path| path.as_os_str() == "-")
+}
+
+/// Reads `path`, or standard input for `None` / `-`; refuses what is not text.
+///
+/// `command` names the subcommand in the hint printed when standard input is a
+/// terminal (a user who typed `boxls solve` and sees nothing happen).
+pub fn read(path: Option<&Path>, command: &str) -> Result<Input, Failure> {
+    let input = match path.filter(|_| !is_stdin(path)) {
+        Some(path) => Input {
+            name: path.display().to_string(),
+            bytes: std::fs::read(path)
+                .map_err(|e| Failure::Message(format!("cannot read `{}`: {e}", path.display())))?,
+        },
+        None => {
+            if io::stdin().is_terminal() {
+                eprintln!(
+                    "boxls: reading a .box file from standard input (end it with Ctrl-D; \
+                     `boxls {command} --help` for usage)"
+                );
+            }
+            let mut bytes = Vec::new();
+            io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| Failure::Message(format!("cannot read standard input: {e}")))?;
+            Input {
+                name: "<stdin>".to_string(),
+                bytes,
+            }
+        }
+    };
+    match binary_reason(&input.bytes) {
+        Some(reason) => Err(Failure::Message(format!(
+            "`{}` is not a text file ({reason})",
+            input.name
+        ))),
+        None => Ok(input),
+    }
+}
+
+/// Why `bytes` look like a binary file rather than text, if they do: a NUL byte, or
+/// more than one control character in ten (line breaks, tabs and form feeds aside).
+pub fn binary_reason(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.contains(&0) {
+        return Some("it contains NUL bytes");
+    }
+    let control = bytes
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0c)) || b == 0x7f)
+        .count();
+    (control * 10 > bytes.len()).then_some("it is mostly control characters")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::binary_reason;
+
+    #[test]
+    fn text_is_text_and_binaries_are_not() {
+        assert_eq!(binary_reason(b""), None);
+        assert_eq!(binary_reason(b"1 3\r\nSBT\n\t0 0\x0c\n"), None);
+        assert_eq!(binary_reason("é🧱 with an \u{1b} escape".as_bytes()), None);
+        assert!(binary_reason(b"\x7fELF\x02\x01\x01\x00").is_some());
+        assert!(binary_reason(b"\x01\x02\x03abc").is_some());
+    }
+}
