@@ -1,0 +1,405 @@
+"""Drives the boxls extension inside a real VS Code (code-server) in Chromium, the way a
+user would, and asserts what the page shows. Started by run.sh, which installs the tools,
+the .vsix and the workspace; each step saves a screenshot in the output folder.
+
+    python drive.py --url URL --workspace DIR --boxls PATH --out DIR --check-log FILE
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, sync_playwright
+
+# Generous: the machine may be busy with other builds; every wait polls the page.
+TIMEOUT = 90.0
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # root, in a container
+    "--disable-background-networking",  # the network is closed; don't try
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-gpu",
+]
+
+
+class Failure(Exception):
+    pass
+
+
+class Workbench:
+    """The VS Code page, with the few gestures the test needs."""
+
+    def __init__(self, page: Page, out: Path):
+        self.page = page
+        self.out = out
+        self.shots = 0
+        self.passed = 0
+
+    # --- waiting and looking -------------------------------------------------------
+
+    def wait_for(self, what: str, probe, timeout: float = TIMEOUT):
+        """Polls `probe()` until it returns something truthy; fails naming `what`."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                last = probe()
+            except PlaywrightError as err:  # the DOM changes under us while VS Code renders
+                last = err
+            else:
+                if last:
+                    return last
+            self.page.wait_for_timeout(250)
+        self.shot("FAILED-" + re.sub(r"[^a-z0-9]+", "-", what.lower())[:40])
+        raise Failure(f"timed out after {timeout:.0f}s waiting for {what}; last seen: {last!r}")
+
+    def shot(self, name: str):
+        self.shots += 1
+        path = self.out / f"{self.shots:02d}-{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def ok(self, step: str, name: str):
+        self.passed += 1
+        shot = self.shot(name)
+        print(f"ok {self.passed} {step} ({shot.name})", flush=True)
+
+    def text(self, selector: str) -> str:
+        return " ".join(self.page.locator(selector).all_inner_texts())
+
+    def editor_lines(self) -> dict:
+        """Line number -> rendered text (inlay hints included) of the visible lines of
+        the active editor, matched by their vertical position."""
+        lines = self.page.evaluate(
+            """() => {
+              const editor = document.querySelector('.editor-group-container.active .monaco-editor')
+                || document.querySelector('.monaco-editor');
+              if (!editor) return {};
+              const numbers = {};
+              for (const n of editor.querySelectorAll('.margin-view-overlays .line-numbers')) {
+                const top = n.parentElement.style.top || n.style.top;
+                numbers[top] = parseInt(n.textContent, 10);
+              }
+              const lines = {};
+              for (const l of editor.querySelectorAll('.view-lines .view-line')) {
+                const line = numbers[l.style.top];
+                if (line) lines[line] = l.textContent.replace(/\\u00a0/g, ' ');
+              }
+              return lines;
+            }"""
+        )
+        return {int(line): text for line, text in lines.items()}
+
+    # --- gestures --------------------------------------------------------------------
+
+    def command(self, title: str):
+        """Runs a command from the palette by its exact title."""
+        self.page.keyboard.press("F1")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for(state="visible")
+        box.fill(">" + title)
+        row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
+            has=self.page.locator(".label-name", has_text=re.compile("^" + re.escape(title) + "$"))
+        )
+        self.wait_for(f"the command {title!r} in the palette", lambda: row.count() > 0 and row.first.is_visible())
+        row.first.click()
+
+    def open_file(self, name: str):
+        self.page.keyboard.press("Control+P")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for(state="visible")
+        box.fill(name)
+        row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
+        self.wait_for(f"{name} in quick open", lambda: row.is_visible())
+        self.page.keyboard.press("Enter")
+        tab = self.page.locator(".tabs-container .tab.active", has_text=name)
+        self.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
+        self.wait_for(f"{name}'s text", lambda: self.editor_lines())
+
+    def go_to(self, line: int, column: int = 1):
+        self.page.keyboard.press("Control+G")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for(state="visible")
+        box.fill(f":{line}:{column}")
+        self.page.keyboard.press("Enter")
+        position = self.page.locator(".statusbar-item", has_text=f"Ln {line}, Col {column}")
+        self.wait_for(f"the cursor at {line}:{column}", lambda: position.count() > 0)
+
+
+# --- what the sample should show ----------------------------------------------------------
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def expected_hints(sample: Path, answers: Path) -> dict:
+    """Header line -> the hint text, from the judge's answers in sample.out."""
+    moves = [m for m in re.findall(r"Maze #\d+\n(.*)\n", answers.read_text())]
+    headers = []
+    lines = sample.read_text().splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", lines[i])
+        if m and (int(m[1]), int(m[2])) != (0, 0):
+            headers.append(i + 1)
+            i += int(m[1])
+        i += 1
+    assert len(headers) == len(moves), (headers, moves)
+    hints = {}
+    for line, answer in zip(headers, moves):
+        if answer == "Impossible.":
+            hints[line] = "unsolvable"
+        else:
+            pushes = sum(c.isupper() for c in answer)
+            hints[line] = f"{plural(pushes, 'push', 'pushes')} · {plural(len(answer), 'move', 'moves')}"
+    return hints
+
+
+# --- the steps ---------------------------------------------------------------------------
+
+
+def step_hints(wb: Workbench, hints: dict):
+    wb.open_file("sample.box")
+    lines = wb.wait_for("the inlay hints on every header of sample.box", lambda: hints_shown(wb, hints))
+    for line in hints:
+        print(f"   line {line}: {lines[line]!r}")
+    wb.ok("inlay hints on every header of sample.box", "sample-hints")
+
+
+def hints_shown(wb: Workbench, hints: dict):
+    """The editor's lines when every header shows its hint (and none says solving…)."""
+    lines = wb.editor_lines()
+    for line, hint in hints.items():
+        text = lines.get(line, "")
+        if not text.endswith(hint) or "solving" in text:
+            return None
+    return lines
+
+
+def step_hover(wb: Workbench, maze3_header: int, moves: str):
+    wb.go_to(maze3_header, 1)
+    wb.command("Show or Focus Hover")
+    hover = wb.page.locator(".monaco-hover:not(.hidden) .hover-contents").first
+    text = wb.wait_for("the hover on maze 3's header", lambda: moves in hover.inner_text() and hover.inner_text())
+    for expected in ("6 pushes", "28 moves", moves):
+        if expected not in text:
+            raise Failure(f"the hover lacks {expected!r}: {text!r}")
+    wb.ok("hover on a header: counts, moves and the drawing", "hover")
+    wb.page.keyboard.press("Escape")
+
+
+def action_menu(wb: Workbench):
+    """Opens the code action menu (the light bulb's) at the cursor; returns its rows."""
+    wb.page.keyboard.press("Control+.")
+    rows = wb.page.locator(".action-widget .monaco-list-row")
+    wb.wait_for("the code action menu", lambda: rows.count() > 0 and rows.first.is_visible())
+    return rows
+
+
+def step_insert_solution(wb: Workbench, line_in_maze: int, solution_line: int, moves: str):
+    wb.go_to(line_in_maze, 3)
+    bulb = wb.page.locator(".lightBulbWidget")
+    wb.wait_for("the light bulb next to the cursor", lambda: bulb.is_visible())
+    rows = action_menu(wb)
+    item = rows.filter(has_text="Insert optimal solution")
+    wb.wait_for("'Insert optimal solution' in the light-bulb menu", lambda: item.count() == 1)
+    print(f"   menu: {rows.all_inner_texts()}")
+    wb.ok("the light-bulb menu offers Insert optimal solution", "lightbulb-menu")
+    item.click()
+    want = f"; solution: {moves}"
+    wb.wait_for(f"line {solution_line} to read {want!r}", lambda: wb.editor_lines().get(solution_line) == want)
+    wb.ok(f"Insert optimal solution wrote line {solution_line}: {want}", "inserted-solution")
+
+
+def code_lens(wb: Workbench, text: str):
+    return wb.page.locator(".codelens-decoration a", has_text=text)
+
+
+def step_code_lens(wb: Workbench, hints: dict, maze4_lens: str, solution_line: int, moves: str):
+    for hint in hints.values():
+        lens = code_lens(wb, hint)
+        wb.wait_for(f"a code lens reading {hint!r}", lambda: lens.count() > 0)
+    lenses = wb.page.locator(".codelens-decoration").all_inner_texts()
+    print(f"   lenses: {lenses}")
+    lens = code_lens(wb, maze4_lens)
+    wb.wait_for(f"the code lens {maze4_lens!r}", lambda: lens.count() == 1)
+    lens.click()
+    want = f"; solution: {moves}"
+    wb.wait_for(f"line {solution_line} to read {want!r}", lambda: wb.editor_lines().get(solution_line) == want)
+    wb.ok(f"clicking the code lens {maze4_lens!r} wrote line {solution_line}", "code-lens-click")
+
+
+def step_semantic_token(wb: Workbench, line: int, column: int):
+    wb.go_to(line, column)
+    wb.command("Developer: Inspect Editor Tokens and Scopes")
+    widget = wb.page.locator(".token-inspect-widget")
+    text = wb.wait_for("the token inspector", lambda: "semantic token type" in widget.inner_text() and widget.inner_text())
+    compact = re.sub(r"\s+", " ", text)
+    for expected in ("semantic token type free", "modifiers dead", "invalid.deprecated.dead.box"):
+        if expected not in compact:
+            raise Failure(f"the token inspector lacks {expected!r}: {compact!r}")
+    wb.ok(f"the cell at {line}:{column} is a semantic token free + dead, styled invalid.deprecated.dead.box", "semantic-token")
+    wb.page.keyboard.press("Escape")
+
+
+def problems(wb: Workbench) -> list:
+    """(code, line, column) of each boxls entry in the Problems panel."""
+    rows = wb.page.locator(".markers-panel .monaco-list-row").all_inner_texts()
+    out = []
+    for row in rows:
+        m = re.search(r"boxls\((\S+?)\)\s*\[Ln (\d+), Col (\d+)\]", row.replace("\n", " "))
+        if m:
+            out.append((m[1], int(m[2]), int(m[3])))
+    return sorted(out)
+
+
+def step_problems(wb: Workbench, expected: list):
+    wb.open_file("broken.box")
+    wb.page.keyboard.press("Control+Shift+M")
+    wb.wait_for(f"the Problems panel to list {expected}", lambda: problems(wb) == expected)
+    print(f"   problems: {problems(wb)}")
+    wb.ok(f"the Problems panel lists {', '.join(code for code, _, _ in expected)} as boxls check does", "problems")
+
+
+def step_quick_fix(wb: Workbench, line: int, column: int, title: str, fixed: str, remaining: list):
+    wb.go_to(line, column)
+    rows = action_menu(wb)
+    item = rows.filter(has_text=title)
+    wb.wait_for(f"the quick fix {title!r}", lambda: item.count() == 1)
+    wb.shot("quick-fix-menu")
+    item.click()
+    wb.wait_for(f"line {line} to read {fixed!r}", lambda: wb.editor_lines().get(line) == fixed)
+    wb.wait_for(f"the Problems panel to list only {remaining}", lambda: problems(wb) == remaining)
+    wb.ok(f"the quick fix {title!r} made line {line} {fixed!r} and its problem went away", "quick-fix-applied")
+
+
+def notifications(wb: Workbench) -> list:
+    """The text of every notification in the notification center (toasts included)."""
+    return wb.page.locator(".notifications-center .notification-list-item").all_inner_texts()
+
+
+def settings_path_input(wb: Workbench):
+    row = wb.page.locator(".settings-editor .setting-item-contents").filter(
+        has=wb.page.locator(".setting-item-label", has_text=re.compile(r"^Path$"))
+    ).filter(has=wb.page.locator(".setting-item-category", has_text="Boxls"))
+    field = row.locator("input")
+    wb.wait_for("the boxls.path field in the Settings editor", lambda: field.count() == 1 and field.is_visible())
+    return field
+
+
+def set_path_in_settings_editor(wb: Workbench, value: str):
+    field = settings_path_input(wb)
+    field.fill(value)
+    field.press("Enter")
+
+
+def step_wrong_path(wb: Workbench, hints: dict, bad: str, good: str):
+    wb.command("Preferences: Open User Settings")
+    search = wb.page.locator(".settings-editor .settings-header .monaco-editor textarea, .settings-editor .suggest-input-container textarea").first
+    search.wait_for(state="visible")
+    search.fill("boxls.path")
+    set_path_in_settings_editor(wb, bad)
+    toast = wb.page.locator(".notifications-toasts .notification-toast", has_text="did not start")
+    text = wb.wait_for("the error notification", lambda: toast.count() > 0 and toast.first.inner_text())
+    if f"{bad} lsp" not in text or "Open settings" not in text:
+        raise Failure(f"the notification should name `{bad} lsp` and offer Open settings: {text!r}")
+    # No second notification (the language client's own) follows: watch for a while.
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        shown = wb.page.locator(".notifications-toasts .notification-toast").all_inner_texts()
+        if len(shown) != 1:
+            raise Failure(f"expected one notification, saw {len(shown)}: {shown}")
+        wb.page.wait_for_timeout(250)
+    wb.ok(f"a wrong boxls.path gives one notification: {text.splitlines()[0]!r}", "wrong-path-notification")
+
+    wb.command("Notifications: Show Notifications")
+    center = wb.page.locator(".notifications-center .notification-list-item")
+    wb.wait_for("the notification center", lambda: center.count() > 0)
+    listed = notifications(wb)
+    if len(listed) != 1:
+        raise Failure(f"the notification center should hold one notification: {listed}")
+    wb.ok("the notification center holds exactly that one notification", "notification-center")
+    wb.command("Notifications: Hide Notifications")
+
+    # The server is gone: the hints went with it.
+    wb.open_file("sample.box")
+    first = min(hints)
+    wb.wait_for("the hints to go", lambda: wb.editor_lines().get(first, "x").strip() == "1 7")
+    toast.first.locator("a.monaco-button, .monaco-button", has_text="Open settings").first.click()
+    set_path_in_settings_editor(wb, good)
+    wb.open_file("sample.box")
+    wb.wait_for("the inlay hints again, from the restarted server", lambda: hints_shown(wb, hints))
+    if len(notifications(wb)) != 1:
+        raise Failure(f"restoring boxls.path should raise no notification: {notifications(wb)}")
+    wb.ok("Open settings, the working boxls.path restored: the hints are back", "restored-path")
+
+
+def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict):
+    answers = re.findall(r"Maze #\d+\n(.*)\n", (root / "examples/sample.out").read_text())
+    headers = sorted(hints)
+    step_hints(wb, hints)
+    step_hover(wb, headers[2], answers[2])
+    # Insert maze 3's solution under its last row (the 7 rows after its header).
+    step_insert_solution(wb, headers[2] + 3, headers[2] + 8, answers[2])
+    # Maze 4 moved down a line; its lens inserts under its 8 rows.
+    step_code_lens(wb, hints, hints[headers[3]] + " — insert solution", headers[3] + 1 + 9, answers[3])
+    # Row 2 of maze 3, column 6: a free cell the box can never leave the top corridor from.
+    step_semantic_token(wb, headers[2] + 2, 6)
+    expected = cli_problems(boxls, wb.workspace / "broken.box")
+    step_problems(wb, expected)
+    fixed = [p for p in expected if p[0] != "bad-char"]
+    bad = next(p for p in expected if p[0] == "bad-char")
+    step_quick_fix(wb, bad[1], bad[2], "Replace with `B`", "#SB.T", fixed)
+    step_wrong_path(wb, {headers[0]: hints[headers[0]]}, "/nonexistent/boxls", boxls)
+
+
+def cli_problems(boxls: str, file: Path) -> list:
+    """(code, line, column) of each diagnostic `boxls check` prints: what Problems must show."""
+    out = subprocess.run([boxls, "check", str(file)], capture_output=True, text=True).stdout
+    found = re.findall(r"^(?:error|warning|info)\[([a-z-]+)\]:.*\n\s*┌─ .*:(\d+):(\d+)$", out, re.M)
+    if not found:
+        raise Failure(f"boxls check found nothing in {file}: {out!r}")
+    return sorted((code, int(line), int(col)) for code, line, col in found)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--workspace", required=True, type=Path)
+    ap.add_argument("--boxls", required=True)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for old in args.out.glob("*.png"):
+        old.unlink()
+
+    root = Path(__file__).resolve().parents[4]
+    hints = expected_hints(root / "examples/sample.box", root / "examples/sample.out")
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.set_default_timeout(TIMEOUT * 1000)
+        wb = Workbench(page, args.out)
+        wb.workspace = args.workspace
+        try:
+            page.goto(args.url)
+            wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
+            run_steps(wb, root, args.boxls, hints)
+        except Failure as err:
+            print(f"FAILED: {err}", file=sys.stderr)
+            sys.exit(1)
+        finally:
+            browser.close()
+    print(f"vscode-e2e: {wb.passed} passed, screenshots in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
