@@ -103,7 +103,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     platform: process.platform,
   });
   const shown = commandLine(resolved.command, SERVER_ARGS);
-  log.info(`Starting the server: ${shown} (${describeSource(resolved)})`);
+  log.info(`Starting the server: ${shown} (${describeSource(resolved)}${vscode.env.remoteName ? `; remote: ${vscode.env.remoteName}` : ''})`);
 
   let spawned: ServerProcess | undefined;
   const serverOptions: ServerOptions = async () => {
@@ -184,9 +184,21 @@ async function reportStartFailure(shown: string, reason: string, resolved: Resol
     'Show log',
   );
   if (choice === 'Open settings') {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'boxls.path');
+    await openPathSetting();
   } else if (choice === 'Show log') {
     log.show(true);
+  }
+}
+
+/**
+ * The Settings editor at `boxls.path`. In a remote window (code-server, SSH, WSL) VS Code
+ * lists machine settings such as this one only under the Remote tab.
+ */
+async function openPathSetting(): Promise<void> {
+  if (vscode.env.remoteName) {
+    await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: 'boxls.path' });
+  } else {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'boxls.path');
   }
 }
 

@@ -55,13 +55,15 @@ class Workbench:
                 if last:
                     return last
             self.page.wait_for_timeout(250)
-        self.shot("FAILED-" + re.sub(r"[^a-z0-9]+", "-", what.lower())[:40])
+        shot = self.shot("FAILED-" + re.sub(r"[^a-z0-9]+", "-", what.lower())[:40])
+        shot.with_suffix(".html").write_text(self.page.content())
         raise Failure(f"timed out after {timeout:.0f}s waiting for {what}; last seen: {last!r}")
 
     def shot(self, name: str):
         self.shots += 1
         path = self.out / f"{self.shots:02d}-{name}.png"
-        self.page.screenshot(path=str(path))
+        # Finished, not mid-fade: hovers and menus fade in.
+        self.page.screenshot(path=str(path), animations="disabled")
         return path
 
     def ok(self, step: str, name: str):
@@ -117,6 +119,12 @@ class Workbench:
         row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
         self.wait_for(f"{name} in quick open", lambda: row.is_visible())
         self.page.keyboard.press("Enter")
+        tab = self.page.locator(".tabs-container .tab.active", has_text=name)
+        self.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
+        self.wait_for(f"{name}'s text", lambda: self.editor_lines())
+
+    def show_tab(self, name: str):
+        self.page.locator(".tabs-container .tab", has_text=name).first.click()
         tab = self.page.locator(".tabs-container .tab.active", has_text=name)
         self.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
         self.wait_for(f"{name}'s text", lambda: self.editor_lines())
@@ -202,23 +210,37 @@ def action_menu(wb: Workbench):
     return rows
 
 
+def choose_action(wb: Workbench, rows, title: str):
+    """Moves the menu's focus to the row reading `title` with the arrow keys, and runs it."""
+    focused = rows.filter(has_text=title).and_(wb.page.locator(".focused"))
+    for _ in range(rows.count() + 1):
+        if focused.count() == 1:
+            wb.page.keyboard.press("Enter")
+            return
+        wb.page.keyboard.press("ArrowDown")
+        wb.page.wait_for_timeout(50)
+    raise Failure(f"could not focus {title!r} in the menu: {rows.all_inner_texts()}")
+
+
 def step_insert_solution(wb: Workbench, line_in_maze: int, solution_line: int, moves: str):
     wb.go_to(line_in_maze, 3)
-    bulb = wb.page.locator(".lightBulbWidget")
+    # Drawn in the glyph margin of the cursor's line (a content widget in older versions).
+    bulb = wb.page.locator(".codicon-gutter-lightbulb, .lightBulbWidget .codicon-light-bulb").first
     wb.wait_for("the light bulb next to the cursor", lambda: bulb.is_visible())
     rows = action_menu(wb)
     item = rows.filter(has_text="Insert optimal solution")
     wb.wait_for("'Insert optimal solution' in the light-bulb menu", lambda: item.count() == 1)
     print(f"   menu: {rows.all_inner_texts()}")
     wb.ok("the light-bulb menu offers Insert optimal solution", "lightbulb-menu")
-    item.click()
+    choose_action(wb, rows, "Insert optimal solution")
     want = f"; solution: {moves}"
     wb.wait_for(f"line {solution_line} to read {want!r}", lambda: wb.editor_lines().get(solution_line) == want)
     wb.ok(f"Insert optimal solution wrote line {solution_line}: {want}", "inserted-solution")
 
 
 def code_lens(wb: Workbench, text: str):
-    return wb.page.locator(".codelens-decoration a", has_text=text)
+    """A code lens by its text: a link when it has a command, plain text when not."""
+    return wb.page.locator(".codelens-decoration > *", has_text=text)
 
 
 def step_code_lens(wb: Workbench, hints: dict, maze4_lens: str, solution_line: int, moves: str):
@@ -227,7 +249,7 @@ def step_code_lens(wb: Workbench, hints: dict, maze4_lens: str, solution_line: i
         wb.wait_for(f"a code lens reading {hint!r}", lambda: lens.count() > 0)
     lenses = wb.page.locator(".codelens-decoration").all_inner_texts()
     print(f"   lenses: {lenses}")
-    lens = code_lens(wb, maze4_lens)
+    lens = wb.page.locator(".codelens-decoration a", has_text=maze4_lens)
     wb.wait_for(f"the code lens {maze4_lens!r}", lambda: lens.count() == 1)
     lens.click()
     want = f"; solution: {moves}"
@@ -248,22 +270,42 @@ def step_semantic_token(wb: Workbench, line: int, column: int):
     wb.page.keyboard.press("Escape")
 
 
-def problems(wb: Workbench) -> list:
-    """(code, line, column) of each boxls entry in the Problems panel."""
-    rows = wb.page.locator(".markers-panel .monaco-list-row").all_inner_texts()
+def problems(wb: Workbench, file: str) -> list:
+    """(code, line, column) of each boxls entry listed under `file` in the Problems panel."""
+    rows = wb.page.evaluate(
+        """() => {
+          let file = '';
+          const out = [];
+          for (const row of document.querySelectorAll('.markers-panel .monaco-list-row')) {
+            if (row.getAttribute('aria-level') === '1') {
+              file = row.querySelector('.label-name')?.textContent ?? '';
+              continue;
+            }
+            const details = row.querySelector('.marker-message-details-container');
+            if (!details) continue;
+            out.push({
+              file,
+              source: details.querySelector('.marker-source')?.textContent ?? '',
+              code: details.querySelector('.marker-code')?.textContent ?? '',
+              where: details.querySelector('.marker-line')?.textContent ?? '',
+            });
+          }
+          return out;
+        }"""
+    )
     out = []
     for row in rows:
-        m = re.search(r"boxls\((\S+?)\)\s*\[Ln (\d+), Col (\d+)\]", row.replace("\n", " "))
-        if m:
-            out.append((m[1], int(m[2]), int(m[3])))
+        m = re.fullmatch(r"\[Ln (\d+), Col (\d+)\]", row["where"].strip())
+        if row["file"] == file and row["source"].strip() == "boxls" and m:
+            out.append((row["code"].strip(), int(m[1]), int(m[2])))
     return sorted(out)
 
 
 def step_problems(wb: Workbench, expected: list):
     wb.open_file("broken.box")
     wb.page.keyboard.press("Control+Shift+M")
-    wb.wait_for(f"the Problems panel to list {expected}", lambda: problems(wb) == expected)
-    print(f"   problems: {problems(wb)}")
+    wb.wait_for(f"the Problems panel to list {expected}", lambda: problems(wb, "broken.box") == expected)
+    print(f"   problems: {problems(wb, 'broken.box')}")
     wb.ok(f"the Problems panel lists {', '.join(code for code, _, _ in expected)} as boxls check does", "problems")
 
 
@@ -273,9 +315,9 @@ def step_quick_fix(wb: Workbench, line: int, column: int, title: str, fixed: str
     item = rows.filter(has_text=title)
     wb.wait_for(f"the quick fix {title!r}", lambda: item.count() == 1)
     wb.shot("quick-fix-menu")
-    item.click()
+    choose_action(wb, rows, title)
     wb.wait_for(f"line {line} to read {fixed!r}", lambda: wb.editor_lines().get(line) == fixed)
-    wb.wait_for(f"the Problems panel to list only {remaining}", lambda: problems(wb) == remaining)
+    wb.wait_for(f"the Problems panel to list only {remaining}", lambda: problems(wb, "broken.box") == remaining)
     wb.ok(f"the quick fix {title!r} made line {line} {fixed!r} and its problem went away", "quick-fix-applied")
 
 
@@ -304,6 +346,9 @@ def step_wrong_path(wb: Workbench, hints: dict, bad: str, good: str):
     search = wb.page.locator(".settings-editor .settings-header .monaco-editor textarea, .settings-editor .suggest-input-container textarea").first
     search.wait_for(state="visible")
     search.fill("boxls.path")
+    # A machine setting: in a remote window (which code-server is) VS Code lists it under
+    # the Remote tab only.
+    wb.page.locator(".settings-editor .settings-tabs-widget .action-label", has_text="Remote").click()
     set_path_in_settings_editor(wb, bad)
     toast = wb.page.locator(".notifications-toasts .notification-toast", has_text="did not start")
     text = wb.wait_for("the error notification", lambda: toast.count() > 0 and toast.first.inner_text())
@@ -316,27 +361,31 @@ def step_wrong_path(wb: Workbench, hints: dict, bad: str, good: str):
         if len(shown) != 1:
             raise Failure(f"expected one notification, saw {len(shown)}: {shown}")
         wb.page.wait_for_timeout(250)
-    wb.ok(f"a wrong boxls.path gives one notification: {text.splitlines()[0]!r}", "wrong-path-notification")
+    message = next(line for line in text.splitlines() if "did not start" in line)
+    wb.ok(f"a wrong boxls.path gives one notification: {message!r}", "wrong-path-notification")
+
+    # The server is gone, and the hints with it.
+    wb.show_tab("sample.box")
+    first = min(hints)
+    wb.wait_for("the hints to go", lambda: wb.editor_lines().get(first, "").strip() == "1 7")
 
     wb.command("Notifications: Show Notifications")
     center = wb.page.locator(".notifications-center .notification-list-item")
     wb.wait_for("the notification center", lambda: center.count() > 0)
-    listed = notifications(wb)
-    if len(listed) != 1:
-        raise Failure(f"the notification center should hold one notification: {listed}")
-    wb.ok("the notification center holds exactly that one notification", "notification-center")
-    wb.command("Notifications: Hide Notifications")
-
-    # The server is gone: the hints went with it.
-    wb.open_file("sample.box")
-    first = min(hints)
-    wb.wait_for("the hints to go", lambda: wb.editor_lines().get(first, "x").strip() == "1 7")
-    toast.first.locator("a.monaco-button, .monaco-button", has_text="Open settings").first.click()
-    set_path_in_settings_editor(wb, good)
-    wb.open_file("sample.box")
-    wb.wait_for("the inlay hints again, from the restarted server", lambda: hints_shown(wb, hints))
     if len(notifications(wb)) != 1:
-        raise Failure(f"restoring boxls.path should raise no notification: {notifications(wb)}")
+        raise Failure(f"the notification center should hold one notification: {notifications(wb)}")
+    wb.ok("no hints without the server; the notification center holds that one notification", "notification-center")
+
+    center.first.locator(".monaco-button", has_text="Open settings").click()
+    set_path_in_settings_editor(wb, good)
+    wb.show_tab("sample.box")
+    wb.wait_for("the inlay hints again, from the restarted server", lambda: hints_shown(wb, hints))
+    for hint in hints.values():
+        lens = code_lens(wb, hint)
+        wb.wait_for(f"the code lens {hint!r} again", lambda: lens.count() > 0)
+    wb.command("Notifications: Show Notifications")
+    if len(notifications(wb)) != 0:
+        raise Failure(f"restoring boxls.path should leave no notification: {notifications(wb)}")
     wb.ok("Open settings, the working boxls.path restored: the hints are back", "restored-path")
 
 
@@ -377,7 +426,7 @@ def main():
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    for old in args.out.glob("*.png"):
+    for old in [*args.out.glob("*.png"), *args.out.glob("*.html")]:
         old.unlink()
 
     root = Path(__file__).resolve().parents[4]
