@@ -386,7 +386,118 @@ def step_wrong_path(wb: Workbench, hints: dict, bad: str, good: str):
     wb.command("Notifications: Show Notifications")
     if len(notifications(wb)) != 0:
         raise Failure(f"restoring boxls.path should leave no notification: {notifications(wb)}")
+    wb.command("Notifications: Hide Notifications")
     wb.ok("Open settings, the working boxls.path restored: the hints are back", "restored-path")
+
+
+def maze_rows(sample: Path, header_line: int) -> list:
+    """The rows of the maze whose header is on `header_line` (1-based) of the file."""
+    lines = sample.read_text().splitlines()
+    rows = int(lines[header_line - 1].split()[0])
+    return lines[header_line : header_line + rows]
+
+
+def find(rows: list, ch: str) -> list:
+    return next([r, c] for r, row in enumerate(rows) for c, x in enumerate(row) if x == ch)
+
+
+def preview_board(frame) -> dict:
+    """What the preview draws: cell classes by position, the counter, the title."""
+    return frame.locator("body").evaluate(
+        """() => {
+          const board = document.getElementById('board');
+          const cols = (board.style.gridTemplateColumns.match(/repeat\\((\\d+)/) || [])[1];
+          const cells = [...board.children].map((c) => c.className);
+          return {
+            title: document.getElementById('title').textContent,
+            status: document.getElementById('status').hidden ? '' : document.getElementById('status').textContent,
+            counter: document.getElementById('counter').textContent,
+            cols: Number(cols || 0),
+            cells,
+            playing: document.body.dataset.playing,
+          };
+        }"""
+    )
+
+
+def classes_at(board: dict, r: int, c: int) -> set:
+    return set(board["cells"][r * board["cols"] + c].split())
+
+
+def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answers: list):
+    maze3 = maze_rows(sample, headers[2])
+    wb.show_tab("sample.box")
+    wb.go_to(headers[2] + 3, 3)
+    wb.page.locator(".editor-actions .action-label[aria-label^='Open Preview to the Side']").first.click()
+    outer = wb.page.locator("iframe.webview.ready")
+    wb.wait_for("the preview's webview", lambda: outer.count() > 0)
+    frame = wb.page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
+    moves = answers[2]
+    pushes = sum(ch.isupper() for ch in moves)
+    start = f"push 0 of {pushes} · move 0 of {len(moves)}"
+    board = wb.wait_for(f"the preview to show {start!r}", lambda: (b := preview_board(frame))["counter"] == start and b)
+    if "Maze #3" not in board["title"] or board["cols"] != len(maze3[0]) or len(board["cells"]) != len(maze3) * len(maze3[0]):
+        raise Failure(f"the preview should draw maze 3 ({len(maze3)}x{len(maze3[0])}): {board['title']!r}, {len(board['cells'])} cells")
+    for r, row in enumerate(maze3):
+        for c, ch in enumerate(row):
+            got = classes_at(board, r, c)
+            want = {"rock"} if ch == "#" else {"floor"} | ({"target"} if ch == "T" else set())
+            if not want <= got:
+                raise Failure(f"cell ({r}, {c}) {ch!r} should be drawn {want}, is {got}")
+    player, box, target = find(maze3, "S"), find(maze3, "B"), find(maze3, "T")
+    if "player" not in classes_at(board, *player) or "box" not in classes_at(board, *box):
+        raise Failure(f"the player should stand at {player} and the box at {box}")
+    if "dead" not in classes_at(board, 1, 5):
+        raise Failure("the top corridor's cell (1, 5) should be shaded dead")
+    wb.ok(f"the preview draws maze 3 at the start: {start}", "preview-start")
+
+    # Step forward with the button, then with the keyboard.
+    frame.locator("#forward").click()
+    step = {"n": (-1, 0), "s": (1, 0), "e": (0, 1), "w": (0, -1)}
+    after1 = [player[0] + step[moves[0].lower()][0], player[1] + step[moves[0].lower()][1]]
+    want = f"push 0 of {pushes} · move 1 of {len(moves)}"
+    board = wb.wait_for(f"the counter {want!r}", lambda: (b := preview_board(frame))["counter"] == want and b)
+    if "player" not in classes_at(board, *after1):
+        raise Failure(f"after {moves[0]!r} the player should be at {after1}")
+    frame.locator("#board").click()
+    wb.page.keyboard.press("ArrowRight")
+    want = f"push 0 of {pushes} · move 2 of {len(moves)}"
+    wb.wait_for(f"the counter {want!r} after the Right key", lambda: preview_board(frame)["counter"] == want)
+    wb.page.keyboard.press("ArrowLeft")
+    want = f"push 0 of {pushes} · move 1 of {len(moves)}"
+    wb.wait_for(f"the counter {want!r} after the Left key", lambda: preview_board(frame)["counter"] == want)
+    wb.ok(f"step forward (button, Right) and back (Left): {want}", "preview-step")
+
+    # Play to the end: the box ends on the target, its trail behind it.
+    frame.locator("#play").click()
+    end = f"push {pushes} of {pushes} · move {len(moves)} of {len(moves)}"
+    wb.wait_for("the replay to be playing", lambda: preview_board(frame)["playing"] == "true")
+    board = wb.wait_for(f"play to reach {end!r}", lambda: (b := preview_board(frame))["counter"] == end and b, 60)
+    if "box" not in classes_at(board, *target) or "trail" not in classes_at(board, *box):
+        raise Failure("at the end the box should be on the target, its start on the trail")
+    wb.ok(f"play runs the solution to the end: {end}, box on T", "preview-end")
+
+    # Follow the cursor to maze 4, then break and fix maze 1 as you type.
+    wb.show_tab("sample.box")
+    wb.go_to(headers[3] + 2, 2)
+    want = f"push 0 of {sum(ch.isupper() for ch in answers[3])} · move 0 of {len(answers[3])}"
+    wb.wait_for(f"the preview to follow to maze 4 ({want})", lambda: (b := preview_board(frame))["counter"] == want and "Maze #4" in b["title"] and b)
+    wb.ok("the preview follows the cursor to maze 4", "preview-follows")
+
+    wb.go_to(headers[0] + 1, 4)
+    wb.page.keyboard.press("Shift+ArrowRight")
+    wb.page.keyboard.type("#")
+    wb.wait_for("the preview to say maze 1 is unsolvable", lambda: "unsolvable" in preview_board(frame)["status"])
+    wb.shot("preview-unsolvable")
+    wb.page.keyboard.press("Shift+ArrowLeft")
+    wb.page.keyboard.type("x")
+    wb.wait_for("the preview to say maze 1 has errors", lambda: "has errors" in preview_board(frame)["status"])
+    wb.shot("preview-broken")
+    wb.page.keyboard.press("Control+Z")
+    wb.page.keyboard.press("Control+Z")
+    m1 = f"push 0 of {sum(ch.isupper() for ch in answers[0])} · move 0 of {len(answers[0])}"
+    wb.wait_for(f"the preview to show maze 1 again ({m1})", lambda: preview_board(frame)["counter"] == m1)
+    wb.ok("typing redraws the preview: unsolvable, broken, then the replay again", "preview-typing")
 
 
 def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict):
@@ -406,6 +517,7 @@ def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict):
     bad = next(p for p in expected if p[0] == "bad-char")
     step_quick_fix(wb, bad[1], bad[2], "Replace with `B`", "#SB.T", fixed)
     step_wrong_path(wb, {headers[0]: hints[headers[0]]}, "/nonexistent/boxls", boxls)
+    step_preview(wb, root / "examples/sample.box", headers, hints, answers)
 
 
 def cli_problems(boxls: str, file: Path) -> list:
