@@ -42,7 +42,7 @@ export function previewHtml(r: PageResources): string {
   <h1 id="title">boxls preview</h1>
   <p id="status" role="status" aria-live="polite">Waiting for the server…</p>
   <div id="stage" hidden>
-    <div id="board" role="img" aria-roledescription="maze board"></div>
+    <div id="board" role="img" aria-roledescription="maze board" tabindex="0"></div>
     <div id="controls" role="toolbar" aria-label="Replay">
       <button id="back" type="button" title="Step back (Left arrow)" aria-label="Step back">&#x23EE;&#xFE0E;</button>
       <button id="play" type="button" title="Play (Space)" aria-label="Play">&#x25B6;&#xFE0E;</button>

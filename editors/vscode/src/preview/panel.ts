@@ -191,6 +191,9 @@ class Preview implements vscode.Disposable {
       this.log.error(`Preview: the server's ${REPLAY_REQUEST} answer is malformed: ${replay}`);
       this.post(panel, seq, title, { text: `The server's answer is malformed: ${replay}.`, kind: 'error' });
     } else if (replay) {
+      if (replay.version !== undefined && replay.version !== version) {
+        return; // computed for another version of the text: never draw a stale frame
+      }
       void panel.webview.postMessage({ type: 'replay', seq, title, replay });
     } else {
       this.post(panel, seq, title, whyNoBoard(document.uri, maze));

@@ -21,6 +21,10 @@ export interface Replay {
   /** `frames[0]` is the start, then one frame per move. */
   frames: Frame[];
   dead: Cell[];
+  /** `k` of `Maze #k`, when the server says. */
+  maze?: number;
+  /** The document version the answer was computed for, when the server says. */
+  version?: number;
 }
 
 const isCell = (v: unknown): v is Cell =>
@@ -38,7 +42,7 @@ export function parseReplay(v: unknown): Replay | null | string {
     return `expected an object, got ${typeof v}`;
   }
   const r = v as Record<string, unknown>;
-  const { rows, cols, cells, moves, pushes, frames, dead } = r;
+  const { rows, cols, cells, moves, pushes, frames, dead, maze, version } = r;
   if (!Number.isInteger(rows) || !Number.isInteger(cols) || (rows as number) < 1 || (cols as number) < 1) {
     return 'rows and cols must be positive integers';
   }
@@ -71,6 +75,8 @@ export function parseReplay(v: unknown): Replay | null | string {
     pushes: Number.isInteger(pushes) ? (pushes as number) : counted,
     frames: frames as Frame[],
     dead: dead as Cell[],
+    ...(Number.isInteger(maze) ? { maze: maze as number } : {}),
+    ...(Number.isInteger(version) ? { version: version as number } : {}),
   };
 }
 

@@ -19,6 +19,13 @@ test('a well-formed answer parses; null stays null', () => {
   assert.equal(parseReplay(null), null);
 });
 
+test("the server's maze number and document version are kept when present", () => {
+  const parsed = parseReplay({ ...line, maze: 1, version: 7 });
+  assert.ok(parsed && typeof parsed === 'object');
+  assert.equal(parsed.maze, 1);
+  assert.equal(parsed.version, 7);
+});
+
 test('malformed answers are refused with a reason, never drawn', () => {
   const bad = (patch: Record<string, unknown>) => parseReplay({ ...line, ...patch });
   assert.match(String(bad({ rows: 0 })), /rows and cols/);

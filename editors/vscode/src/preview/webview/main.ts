@@ -181,6 +181,13 @@ const step = (delta: number) => {
   showFrame(frame + delta);
 };
 
+// A narrower or wider panel gets cells of a size that fits it.
+window.addEventListener('resize', () => {
+  if (replay) {
+    board.style.setProperty('--cell', `${cellSize(replay)}px`);
+  }
+});
+
 play.addEventListener('click', toggle);
 back.addEventListener('click', () => step(-1));
 forward.addEventListener('click', () => step(1));
