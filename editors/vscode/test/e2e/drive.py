@@ -500,6 +500,23 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     wb.ok("typing redraws the preview: unsolvable, broken, then the replay again", "preview-typing")
 
 
+def step_log(wb: Workbench, bad: str, good: str):
+    """The boxls output channel names each command line run and why one failed."""
+    wb.page.locator(".part.panel .composite-bar .action-label", has_text=re.compile("^Output$", re.I)).first.click()
+    picker = wb.page.locator(".part.panel select.monaco-select-box").first
+    wb.wait_for("the output channel picker", lambda: picker.is_visible())
+    picker.select_option(label="boxls")
+    view = wb.page.locator(".part.panel .output-view .view-lines")
+    # The newest lines (the panel shows the end of the log; long lines wrap).
+    wants = [
+        f"The server did not start: {bad} lsp: no such file (ENOENT)",
+        f"Starting the server: {good} lsp (from the boxls.path setting",
+        "Server running",
+    ]
+    wb.wait_for(f"the boxls log to hold {wants}", lambda: all(w in re.sub(r"\s+", " ", view.inner_text()) for w in wants))
+    wb.ok("the boxls log names the command lines run and the failure", "log")
+
+
 def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict):
     answers = re.findall(r"Maze #\d+\n(.*)\n", (root / "examples/sample.out").read_text())
     headers = sorted(hints)
@@ -517,6 +534,7 @@ def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict):
     bad = next(p for p in expected if p[0] == "bad-char")
     step_quick_fix(wb, bad[1], bad[2], "Replace with `B`", "#SB.T", fixed)
     step_wrong_path(wb, {headers[0]: hints[headers[0]]}, "/nonexistent/boxls", boxls)
+    step_log(wb, "/nonexistent/boxls", boxls)
     step_preview(wb, root / "examples/sample.box", headers, hints, answers)
 
 
