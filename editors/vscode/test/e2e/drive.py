@@ -119,15 +119,20 @@ class Workbench:
         row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
         self.wait_for(f"{name} in quick open", lambda: row.is_visible())
         self.page.keyboard.press("Enter")
-        tab = self.page.locator(".tabs-container .tab.active", has_text=name)
+        tab = self.page.locator(f".tabs-container .tab.active[data-resource-name='{name}']")
         self.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
         self.wait_for(f"{name}'s text", lambda: self.editor_lines())
 
     def show_tab(self, name: str):
-        self.page.locator(".tabs-container .tab", has_text=name).first.click()
-        tab = self.page.locator(".tabs-container .tab.active", has_text=name)
-        self.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
-        self.wait_for(f"{name}'s text", lambda: self.editor_lines())
+        """Clicks an editor tab: a file's by its name, another (Settings) by its label."""
+        if name.endswith(".box"):
+            tab = self.page.locator(f".tabs-container .tab[data-resource-name='{name}']").first
+        else:
+            tab = self.page.locator(".tabs-container .tab", has_text=name).first
+        tab.click()
+        self.wait_for(f"the editor tab of {name}", lambda: "active" in (tab.get_attribute("class") or ""))
+        if name.endswith(".box"):
+            self.wait_for(f"{name}'s text", lambda: self.editor_lines())
 
     def go_to(self, line: int, column: int = 1):
         self.page.keyboard.press("Control+G")
@@ -500,6 +505,26 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     wb.ok("typing redraws the preview: unsolvable, broken, then the replay again", "preview-typing")
 
 
+def step_setting_reaches_server(wb: Workbench, hints: dict):
+    """A setting changed in the Settings editor reaches the running server (which pulls it)."""
+    wb.command("Preferences: Open User Settings")
+    search = wb.page.locator(".settings-editor .suggest-input-container textarea").first
+    search.wait_for(state="visible")
+    search.fill("boxls.inlayHints.enable")
+    box = wb.page.locator(".settings-editor .setting-item-contents .setting-value-checkbox").first
+    wb.wait_for("the inlay hints checkbox", lambda: box.is_visible())
+    first = min(hints)
+    box.click()
+    wb.show_tab("sample.box")
+    wb.wait_for("the hints to go when switched off", lambda: wb.editor_lines().get(first, "x").strip() == "1 7")
+    wb.shot("hints-off")
+    wb.show_tab("Settings")
+    box.click()
+    wb.show_tab("sample.box")
+    wb.wait_for("the hints back when switched on", lambda: hints_shown(wb, hints))
+    wb.ok("boxls.inlayHints.enable off and on in the Settings editor: the server follows", "hints-setting")
+
+
 def step_log(wb: Workbench, bad: str, good: str):
     """The boxls output channel names each command line run and why one failed."""
     wb.page.locator(".part.panel .composite-bar .action-label", has_text=re.compile("^Output$", re.I)).first.click()
@@ -535,6 +560,7 @@ def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict):
     step_quick_fix(wb, bad[1], bad[2], "Replace with `B`", "#SB.T", fixed)
     step_wrong_path(wb, {headers[0]: hints[headers[0]]}, "/nonexistent/boxls", boxls)
     step_log(wb, "/nonexistent/boxls", boxls)
+    step_setting_reaches_server(wb, {headers[0]: hints[headers[0]]})
     step_preview(wb, root / "examples/sample.box", headers, hints, answers)
 
 
