@@ -1,6 +1,7 @@
 // The preview webview's page: a strict Content-Security-Policy (nothing remote, only
 // the extension's own stylesheet and one nonce'd script). Free of the `vscode` module.
 import { randomBytes } from 'crypto';
+import { ICONS } from './icons';
 
 export interface PageResources {
   /** `webview.cspSource`: the origin the webview serves the extension's files from. */
@@ -44,9 +45,9 @@ export function previewHtml(r: PageResources): string {
   <div id="stage" hidden>
     <div id="board" role="img" aria-roledescription="maze board" tabindex="0"></div>
     <div id="controls" role="toolbar" aria-label="Replay">
-      <button id="back" type="button" title="Step back (Left arrow)" aria-label="Step back">&#x23EE;&#xFE0E;</button>
-      <button id="play" type="button" title="Play (Space)" aria-label="Play">&#x25B6;&#xFE0E;</button>
-      <button id="forward" type="button" title="Step forward (Right arrow)" aria-label="Step forward">&#x23ED;&#xFE0E;</button>
+      <button id="back" type="button" title="Step back (Left arrow)" aria-label="Step back">${ICONS.back}</button>
+      <button id="play" type="button" title="Play (Space)" aria-label="Play">${ICONS.play}</button>
+      <button id="forward" type="button" title="Step forward (Right arrow)" aria-label="Step forward">${ICONS.forward}</button>
       <input id="scrub" type="range" min="0" max="0" value="0" step="1" aria-label="Move">
       <span id="counter" aria-live="off"></span>
     </div>

@@ -3,6 +3,7 @@
 //   { type: 'replay', seq, title, replay }  a solved maze to show
 //   { type: 'message', seq, title, text, kind }  no board: why (broken, unsolvable, …)
 // A message with a lower `seq` than the last one shown is stale and ignored.
+import { ICONS } from '../icons';
 import { Replay, boxTrail, counterText, pushPrefix, sameReplay } from '../replay';
 
 interface ReplayMessage {
@@ -155,7 +156,7 @@ function pause(): void {
     clearInterval(timer);
     timer = undefined;
   }
-  play.textContent = '\u25B6\uFE0E';
+  play.innerHTML = ICONS.play;
   play.title = 'Play (Space)';
   play.setAttribute('aria-label', 'Play');
   document.body.dataset.playing = 'false';
@@ -168,7 +169,7 @@ function start(): void {
   if (frame === replay.moves.length) {
     showFrame(0); // play again from the start
   }
-  play.textContent = '\u23F8\uFE0E';
+  play.innerHTML = ICONS.pause;
   play.title = 'Pause (Space)';
   play.setAttribute('aria-label', 'Pause');
   document.body.dataset.playing = 'true';
