@@ -248,7 +248,7 @@ def code_lens(wb: Workbench, text: str):
     return wb.page.locator(".codelens-decoration > *", has_text=text)
 
 
-def step_code_lens(wb: Workbench, hints: dict, maze4_lens: str, solution_line: int, moves: str):
+def step_code_lens(wb: Workbench, hints: dict, maze3_hint: str, maze4_lens: str, solution_line: int, moves: str):
     for hint in hints.values():
         lens = code_lens(wb, hint)
         wb.wait_for(f"a code lens reading {hint!r}", lambda: lens.count() > 0)
@@ -259,7 +259,12 @@ def step_code_lens(wb: Workbench, hints: dict, maze4_lens: str, solution_line: i
     lens.click()
     want = f"; solution: {moves}"
     wb.wait_for(f"line {solution_line} to read {want!r}", lambda: wb.editor_lines().get(solution_line) == want)
-    wb.ok(f"clicking the code lens {maze4_lens!r} wrote line {solution_line}", "code-lens-click")
+    # Both recorded lines are optimal now (maze 3's from the light bulb, maze 4's from
+    # the lens), and the lenses say so.
+    for hint in (maze3_hint, maze4_lens.split(" — ")[0]):
+        done = code_lens(wb, f"{hint} — solution up to date")
+        wb.wait_for(f"the code lens {hint!r} to say the solution is up to date", lambda: done.count() == 1)
+    wb.ok(f"clicking the code lens {maze4_lens!r} wrote line {solution_line}; both lenses say up to date", "code-lens-click")
 
 
 def step_semantic_token(wb: Workbench, line: int, column: int):
@@ -550,7 +555,7 @@ def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict):
     # Insert maze 3's solution under its last row (the 7 rows after its header).
     step_insert_solution(wb, headers[2] + 3, headers[2] + 8, answers[2])
     # Maze 4 moved down a line; its lens inserts under its 8 rows.
-    step_code_lens(wb, hints, hints[headers[3]] + " — insert solution", headers[3] + 1 + 9, answers[3])
+    step_code_lens(wb, hints, hints[headers[2]], hints[headers[3]] + " — insert solution", headers[3] + 1 + 9, answers[3])
     # Row 2 of maze 3, column 6: a free cell the box can never leave the top corridor from.
     step_semantic_token(wb, headers[2] + 2, 6)
     expected = cli_problems(boxls, wb.workspace / "broken.box")
