@@ -90,8 +90,14 @@ for (const [key, [type, def]] of Object.entries(expected)) {
 }
 check(JSON.stringify(props['boxls.trace.server']?.enum) === '["off","messages","verbose"]', 'boxls.trace.server enum');
 
-// Command.
+// Commands; the preview's button in the editor title bar of .box files, and its files.
 check((c.commands ?? []).some((cmd) => cmd.command === 'boxls.restartServer'), 'command boxls.restartServer');
+check((c.commands ?? []).some((cmd) => cmd.command === 'boxls.showPreviewToSide' && cmd.icon), 'command boxls.showPreviewToSide with an icon');
+check(
+  (c.menus?.['editor/title'] ?? []).some((m) => m.command === 'boxls.showPreviewToSide' && m.group === 'navigation' && m.when === 'editorLangId == box'),
+  'the preview button is in the editor title bar of .box files',
+);
+for (const f of ['dist/preview.js', 'media/preview.css']) check(file(f), `${f} is in the vsix`);
 
 // Semantic tokens: the server's legend must all be styled.
 const legend = ['rock', 'free', 'player', 'box', 'target', 'number', 'comment', 'walk', 'push'];
@@ -101,7 +107,14 @@ for (const t of legend.filter((t) => !standard.has(t))) check(types.has(t), `sem
 check((c.semanticTokenModifiers ?? []).some((m) => m.id === 'dead'), 'semantic token modifier dead is declared');
 const scopes = (c.semanticTokenScopes ?? []).find((s) => s.language === 'box')?.scopes ?? {};
 for (const t of legend) check(Array.isArray(scopes[t]) && scopes[t].length > 0, `semantic token ${t} is mapped to a scope`);
-check(Object.keys(scopes).some((k) => k.endsWith('.dead')), 'the dead modifier is mapped to a scope');
+// The server marks a free cell, the player's start or the box's start dead (the target
+// never is); each must be styled, or a theme shows that dead square like a live one.
+for (const t of ['free', 'player', 'box']) check(Array.isArray(scopes[`${t}.dead`]), `semantic token ${t}.dead is mapped to a scope`);
+
+// Untrusted folders: their settings must never choose the executable VS Code runs.
+const untrusted = pkg.capabilities?.untrustedWorkspaces;
+check(untrusted?.supported === 'limited', 'capabilities.untrustedWorkspaces.supported is "limited"');
+check(JSON.stringify(untrusted?.restrictedConfigurations) === '["boxls.path"]', 'untrusted workspaces restrict boxls.path');
 // Grammar and semantic tokens speak one scope vocabulary, so a theme colours a cell the
 // same before and after the server attaches (dead squares only the server knows).
 if (grammarFile) {

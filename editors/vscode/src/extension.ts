@@ -1,89 +1,204 @@
 import * as vscode from 'vscode';
 import {
+  CloseAction,
+  CloseHandlerResult,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  ErrorHandler,
+  ErrorHandlerResult,
   LanguageClient,
   LanguageClientOptions,
+  Message,
   ServerOptions,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import { serverConfig } from './config';
-import { resolveServerPath } from './serverPath';
+import { SERVER_ARGS, ServerProcess, StartFailure, commandLine, spawnServer } from './launch';
+import { Resolved, resolveServerPath } from './serverPath';
+import { registerPreview } from './preview/panel';
 
-let client: LanguageClient | undefined;
-let output: vscode.OutputChannel | undefined;
-let traceOutput: vscode.OutputChannel | undefined;
+let client: BoxlsClient | undefined;
+let log: vscode.LogOutputChannel;
+let traceOutput: vscode.OutputChannel;
+/** Starts and stops run one after another, however fast settings change. */
+let lifecycle: Promise<void> = Promise.resolve();
+
+/** The running client, for features (the preview) that send their own requests. */
+export function runningClient(): LanguageClient | undefined {
+  return client?.isRunning() ? client : undefined;
+}
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  output = vscode.window.createOutputChannel('boxls');
+  log = vscode.window.createOutputChannel('boxls', { log: true });
   traceOutput = vscode.window.createOutputChannel('boxls (trace)');
-  context.subscriptions.push(output, traceOutput);
+  context.subscriptions.push(log, traceOutput);
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('boxls.restartServer', async () => {
-      await stopClient();
-      await startClient(context);
-    }),
-    vscode.workspace.onDidChangeConfiguration(async (e) => {
-      // A new executable needs a new process; every other `boxls.*` key reaches the
-      // running server through workspace/didChangeConfiguration.
+    vscode.commands.registerCommand('boxls.restartServer', () => restart(context)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('boxls.path')) {
-        await stopClient();
-        await startClient(context);
+        // A new executable needs a new process.
+        void restart(context);
+      } else if (e.affectsConfiguration('boxls')) {
+        // The server pulls its section (workspace/configuration) when told that it changed.
+        client?.isRunning() &&
+          void client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
       }
     }),
   );
+  registerPreview(context, runningClient, log);
 
-  await startClient(context);
+  await restart(context);
 }
 
 export async function deactivate(): Promise<void> {
   await stopClient();
 }
 
+function restart(context: vscode.ExtensionContext): Promise<void> {
+  lifecycle = lifecycle.then(async () => {
+    await stopClient();
+    await startClient(context);
+  });
+  return lifecycle;
+}
+
+/**
+ * The client, made quiet while it starts: vscode-languageclient would show its own
+ * "couldn't create connection" (or "crashed 5 times") notification next to ours, so
+ * during the start its errors go to the log only and `startClient` reports the failure
+ * once, naming the command.
+ */
+class BoxlsClient extends LanguageClient {
+  starting = true;
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.starting ? false : showNotification);
+  }
+}
+
+/** Crashes after a good start restart as usual; a failed start is reported once by us. */
+function errorHandler(c: BoxlsClient, fallback: ErrorHandler): ErrorHandler {
+  return {
+    error(error: Error, message: Message | undefined, count: number | undefined): ErrorHandlerResult | Promise<ErrorHandlerResult> {
+      if (c.starting) {
+        return { action: ErrorAction.Shutdown, handled: true };
+      }
+      return fallback.error(error, message, count);
+    },
+    closed(): CloseHandlerResult | Promise<CloseHandlerResult> {
+      if (c.starting) {
+        return { action: CloseAction.DoNotRestart, handled: true };
+      }
+      return fallback.closed();
+    },
+  };
+}
+
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
-  const config = vscode.workspace.getConfiguration('boxls');
   const resolved = resolveServerPath({
-    configured: config.get<string>('path'),
+    configured: vscode.workspace.getConfiguration('boxls').get<string>('path'),
     extensionPath: context.extensionPath,
     workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     env: process.env,
     platform: process.platform,
   });
-  output?.appendLine(`Starting ${resolved.command} lsp (found via ${resolved.source})`);
+  const shown = commandLine(resolved.command, SERVER_ARGS);
+  log.info(`Starting the server: ${shown} (${describeSource(resolved)}${vscode.env.remoteName ? `; remote: ${vscode.env.remoteName}` : ''})`);
 
-  const run = { command: resolved.command, args: ['lsp'], transport: TransportKind.stdio };
-  const serverOptions: ServerOptions = { run, debug: run };
+  let spawned: ServerProcess | undefined;
+  const serverOptions: ServerOptions = async () => {
+    spawned = await spawnServer(resolved.command, SERVER_ARGS, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    log.info(`Server process ${spawned.child.pid} started`);
+    return spawned.child;
+  };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: 'file', language: 'box' },
       { scheme: 'untitled', language: 'box' },
     ],
     // The server reads its settings at startup from here, then pulls them with
-    // workspace/configuration whenever didChangeConfiguration says they changed.
-    initializationOptions: () => serverConfig((key) => vscode.workspace.getConfiguration('boxls').get(key)),
-    synchronize: { configurationSection: 'boxls' },
-    outputChannel: output,
+    // workspace/configuration when told they changed (see `activate`).
+    initializationOptions: () => currentServerConfig(),
+    middleware: {
+      workspace: {
+        configuration: (params, token, next) =>
+          params.items.every((item) => item.section === 'boxls')
+            ? params.items.map(() => currentServerConfig())
+            : next(params, token),
+      },
+    },
+    // A failed initialize is reported by `startClient`, not by a second notification.
+    initializationFailedHandler: () => false,
+    outputChannel: log,
     traceOutputChannel: traceOutput,
   };
 
   // The id `boxls` makes vscode-languageclient honour the `boxls.trace.server` setting.
-  const c = new LanguageClient('boxls', 'boxls', serverOptions, clientOptions);
+  const c = new BoxlsClient('boxls', 'boxls', serverOptions, clientOptions);
+  c.clientOptions.errorHandler = errorHandler(c, c.createDefaultErrorHandler(4));
   client = c;
   try {
     await c.start();
+    c.starting = false;
+    log.info('Server running');
   } catch (err) {
     client = undefined;
-    const message = err instanceof Error ? err.message : String(err);
-    const hint =
-      resolved.source === 'fallback'
-        ? ' No `boxls` was found on PATH and no bundled server exists: install boxls (`cargo install --path .` in the boxls repository) or set `boxls.path`.'
+    const reason = err instanceof StartFailure ? err.message : ((await spawned?.failure(1000)) ?? errorText(err));
+    log.error(`The server did not start: ${shown}: ${reason}`);
+    await c.dispose().catch(() => undefined);
+    void reportStartFailure(shown, reason, resolved);
+  }
+}
+
+function currentServerConfig() {
+  return serverConfig((key) => vscode.workspace.getConfiguration('boxls').get(key));
+}
+
+function describeSource(resolved: Resolved): string {
+  switch (resolved.source) {
+    case 'setting':
+      return 'from the boxls.path setting';
+    case 'PATH':
+      return 'found on PATH';
+    case 'bundled':
+      return 'bundled with the extension';
+    case 'fallback':
+      return 'boxls.path is empty and no boxls is on PATH or bundled';
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function reportStartFailure(shown: string, reason: string, resolved: Resolved): Promise<void> {
+  const hint =
+    resolved.source === 'fallback'
+      ? ' Install boxls (`cargo install --path .` in the boxls repository) or set `boxls.path`.'
+      : resolved.source === 'setting'
+        ? ' Check the `boxls.path` setting.'
         : '';
-    const choice = await vscode.window.showErrorMessage(
-      `boxls: could not start \`${resolved.command} lsp\`: ${message}.${hint}`,
-      'Open settings',
-    );
-    if (choice === 'Open settings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'boxls.path');
-    }
+  const choice = await vscode.window.showErrorMessage(
+    `boxls: the language server did not start: \`${shown}\`: ${reason}.${hint}`,
+    'Open settings',
+    'Show log',
+  );
+  if (choice === 'Open settings') {
+    await openPathSetting();
+  } else if (choice === 'Show log') {
+    log.show(true);
+  }
+}
+
+/**
+ * The Settings editor at `boxls.path`. In a remote window (code-server, SSH, WSL) VS Code
+ * lists machine settings such as this one only under the Remote tab.
+ */
+async function openPathSetting(): Promise<void> {
+  if (vscode.env.remoteName) {
+    await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: 'boxls.path' });
+  } else {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'boxls.path');
   }
 }
 
@@ -92,9 +207,9 @@ async function stopClient(): Promise<void> {
   client = undefined;
   if (c) {
     try {
-      await c.stop();
+      await c.dispose();
     } catch (err) {
-      output?.appendLine(`Stopping the server failed: ${String(err)}`);
+      log.warn(`Stopping the server failed: ${errorText(err)}`);
     }
   }
 }

@@ -1,0 +1,69 @@
+// The preview webview's page: a strict Content-Security-Policy (nothing remote, only
+// the extension's own stylesheet and one nonce'd script). Free of the `vscode` module.
+import { randomBytes } from 'crypto';
+import { ICONS } from './icons';
+
+export interface PageResources {
+  /** `webview.cspSource`: the origin the webview serves the extension's files from. */
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+  nonce: string;
+}
+
+export function contentSecurityPolicy(r: PageResources): string {
+  return [
+    "default-src 'none'",
+    `style-src ${r.cspSource}`,
+    `script-src 'nonce-${r.nonce}'`,
+    `img-src ${r.cspSource}`,
+    `font-src ${r.cspSource}`,
+  ].join('; ');
+}
+
+/** A fresh, unguessable nonce per page. */
+export function makeNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+export function previewHtml(r: PageResources): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(r))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeAttr(r.styleUri)}">
+<title>boxls preview</title>
+</head>
+<body>
+<main id="app">
+  <h1 id="title">boxls preview</h1>
+  <p id="status" role="status" aria-live="polite">Waiting for the server…</p>
+  <div id="stage" hidden>
+    <div id="board" role="img" aria-roledescription="maze board" tabindex="0"></div>
+    <div id="controls" role="toolbar" aria-label="Replay">
+      <button id="back" type="button" title="Step back (Left arrow)" aria-label="Step back">${ICONS.back}</button>
+      <button id="play" type="button" title="Play (Space)" aria-label="Play">${ICONS.play}</button>
+      <button id="forward" type="button" title="Step forward (Right arrow)" aria-label="Step forward">${ICONS.forward}</button>
+      <input id="scrub" type="range" min="0" max="0" value="0" step="1" aria-label="Move">
+      <span id="counter" aria-live="off"></span>
+    </div>
+    <p id="position" class="visually-hidden" aria-live="polite"></p>
+    <ul id="legend" aria-label="Legend">
+      <li><span class="swatch rock"></span>rock</li>
+      <li><span class="swatch floor"></span>floor</li>
+      <li><span class="swatch floor target"></span>target</li>
+      <li><span class="swatch floor dead"></span>dead square</li>
+      <li><span class="swatch floor trail"></span>box's trail</li>
+      <li><span class="swatch floor box"></span>box</li>
+      <li><span class="swatch floor player"></span>player</li>
+    </ul>
+  </div>
+</main>
+<script nonce="${r.nonce}" src="${escapeAttr(r.scriptUri)}"></script>
+</body>
+</html>`;
+}

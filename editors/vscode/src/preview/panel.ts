@@ -1,0 +1,251 @@
+// *Open Preview to the Side* for `.box` files: a webview beside the editor that shows
+// the maze at the cursor and plays its optimal solution (data from `boxls/replay`).
+// Like Markdown's preview it follows the active `.box` editor and its cursor, and
+// redraws as the text changes; an answer for an older version of the text is dropped.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { LanguageClient } from 'vscode-languageclient/node';
+import { makeNonce, previewHtml } from './html';
+import { parseReplay } from './replay';
+
+export const PREVIEW_COMMAND = 'boxls.showPreviewToSide';
+const VIEW_TYPE = 'boxls.preview';
+const REPLAY_REQUEST = 'boxls/replay';
+
+/** What the panel shows when there is no board, and how it reads. */
+interface Note {
+  text: string;
+  kind: 'info' | 'error' | 'warning';
+}
+
+export function registerPreview(
+  context: vscode.ExtensionContext,
+  client: () => LanguageClient | undefined,
+  log: vscode.LogOutputChannel,
+): void {
+  const preview = new Preview(context.extensionUri, client, log);
+  context.subscriptions.push(
+    preview,
+    vscode.commands.registerCommand(PREVIEW_COMMAND, (uri?: vscode.Uri) => preview.show(uri)),
+  );
+}
+
+class Preview implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  /** The document shown and the cursor in it. */
+  private source: { uri: vscode.Uri; position: vscode.Position } | undefined;
+  /** Bumped by every refresh; an answer is shown only if no later refresh started. */
+  private seq = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly client: () => LanguageClient | undefined,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.listeners.push(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor && isBox(editor.document)) {
+          this.follow(editor.document.uri, editor.selection.active, 0);
+        }
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (isBox(e.textEditor.document) && e.textEditor === vscode.window.activeTextEditor) {
+          this.follow(e.textEditor.document.uri, e.selections[0].active, 30);
+        }
+      }),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (this.isSource(e.document.uri) && e.contentChanges.length > 0) {
+          this.schedule(100);
+        }
+      }),
+      // Solves finish after the edit: their diagnostics (published even when empty) say
+      // the server now knows more about the maze.
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        if (e.uris.some((uri) => this.isSource(uri))) {
+          this.schedule(30);
+        }
+      }),
+    );
+  }
+
+  show(uri?: vscode.Uri): void {
+    const editor = vscode.window.activeTextEditor;
+    if (uri && editor?.document.uri.toString() !== uri.toString()) {
+      this.source = { uri, position: new vscode.Position(0, 0) };
+    } else if (editor && isBox(editor.document)) {
+      this.source = { uri: editor.document.uri, position: editor.selection.active };
+    }
+    if (!this.source) {
+      void vscode.window.showInformationMessage('boxls: open a .box file to preview its mazes.');
+      return;
+    }
+    if (this.panel) {
+      this.panel.reveal(undefined, true);
+    } else {
+      this.panel = this.createPanel();
+    }
+    this.schedule(0);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    this.listeners.forEach((l) => l.dispose());
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
+  }
+
+  private createPanel(): vscode.WebviewPanel {
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel(
+      VIEW_TYPE,
+      'Preview',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true, localResourceRoots: [media, dist], retainContextWhenHidden: false },
+    );
+    panel.iconPath = vscode.Uri.joinPath(media, 'preview-icon.svg');
+    panel.webview.html = previewHtml({
+      cspSource: panel.webview.cspSource,
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'preview.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'preview.css')).toString(),
+      nonce: makeNonce(),
+    });
+    panel.webview.onDidReceiveMessage((msg: { type?: string }) => {
+      // The page (re)loaded, e.g. after the panel was hidden: send it the current state.
+      if (msg?.type === 'ready') {
+        this.schedule(0);
+      }
+    });
+    panel.onDidDispose(() => {
+      if (this.panel === panel) {
+        this.panel = undefined;
+      }
+    });
+    return panel;
+  }
+
+  private isSource(uri: vscode.Uri): boolean {
+    return this.source?.uri.toString() === uri.toString();
+  }
+
+  private follow(uri: vscode.Uri, position: vscode.Position, delay: number): void {
+    this.source = { uri, position };
+    if (this.panel) {
+      this.schedule(delay);
+    }
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh().catch((err) => this.log.error(`Preview: ${String(err)}`));
+    }, delay);
+  }
+
+  /** Asks the server for the maze at the cursor and shows it, unless something newer came. */
+  private async refresh(): Promise<void> {
+    const panel = this.panel;
+    const source = this.source;
+    if (!panel || !source) {
+      return;
+    }
+    const seq = ++this.seq;
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.uri.toString());
+    const file = path.basename(source.uri.path);
+    panel.title = `Preview ${file}`;
+    if (!document) {
+      this.post(panel, seq, file, { text: `${file} is not open.`, kind: 'info' });
+      return;
+    }
+    const version = document.version;
+    const maze = await mazeAt(document.uri, source.position);
+    const title = maze ? `${file} — ${maze.name}` : file;
+    const client = this.client();
+    if (!client) {
+      this.post(panel, seq, title, { text: 'The boxls server is not running (see the boxls output).', kind: 'error' });
+      return;
+    }
+    let answer: unknown;
+    try {
+      answer = await client.sendRequest(REPLAY_REQUEST, {
+        textDocument: { uri: client.code2ProtocolConverter.asUri(document.uri) },
+        position: client.code2ProtocolConverter.asPosition(source.position),
+      });
+    } catch (err) {
+      if (this.current(seq, document, version)) {
+        this.post(panel, seq, title, { text: `The server could not replay this maze: ${errorText(err)}`, kind: 'error' });
+      }
+      return;
+    }
+    if (!this.current(seq, document, version)) {
+      return; // the text or the cursor moved on; a newer refresh is scheduled or running
+    }
+    const replay = parseReplay(answer);
+    if (typeof replay === 'string') {
+      this.log.error(`Preview: the server's ${REPLAY_REQUEST} answer is malformed: ${replay}`);
+      this.post(panel, seq, title, { text: `The server's answer is malformed: ${replay}.`, kind: 'error' });
+    } else if (replay) {
+      if (replay.version !== undefined && replay.version !== version) {
+        return; // computed for another version of the text: never draw a stale frame
+      }
+      void panel.webview.postMessage({ type: 'replay', seq, title, replay });
+    } else {
+      this.post(panel, seq, title, whyNoBoard(document.uri, maze));
+    }
+  }
+
+  private current(seq: number, document: vscode.TextDocument, version: number): boolean {
+    return seq === this.seq && document.version === version && !!this.panel;
+  }
+
+  private post(panel: vscode.WebviewPanel, seq: number, title: string, note: Note): void {
+    void panel.webview.postMessage({ type: 'message', seq, title, ...note });
+  }
+}
+
+function isBox(document: vscode.TextDocument): boolean {
+  return document.languageId === 'box';
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The maze (document symbol `Maze #k (r×c)`) whose range holds the position. */
+async function mazeAt(uri: vscode.Uri, position: vscode.Position): Promise<vscode.DocumentSymbol | undefined> {
+  const symbols = await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
+    'vscode.executeDocumentSymbolProvider',
+    uri,
+  );
+  return (symbols ?? [])
+    .filter((s): s is vscode.DocumentSymbol => 'range' in s)
+    .find((s) => s.range.contains(position));
+}
+
+/** Why the server has no replay here, from what it already told the user. */
+function whyNoBoard(uri: vscode.Uri, maze: vscode.DocumentSymbol | undefined): Note {
+  if (!maze) {
+    return { text: 'Put the cursor in a maze to see its solution played.', kind: 'info' };
+  }
+  const inMaze = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'boxls' && maze.range.intersection(d.range));
+  const code = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
+  const error = inMaze.find((d) => d.severity === vscode.DiagnosticSeverity.Error && !code(d).startsWith('solution-'));
+  if (error) {
+    return { text: `${maze.name} has errors, so it cannot be solved: ${error.message} (${code(error)})`, kind: 'error' };
+  }
+  const unsolvable = inMaze.find((d) => code(d) === 'unsolvable');
+  if (unsolvable) {
+    return { text: `${maze.name} is unsolvable: ${unsolvable.message}`, kind: 'warning' };
+  }
+  const tooLarge = inMaze.find((d) => code(d) === 'too-large');
+  if (tooLarge) {
+    return { text: `${maze.name} is not solved: ${tooLarge.message}`, kind: 'info' };
+  }
+  return { text: `${maze.name}: solving…`, kind: 'info' };
+}

@@ -1,0 +1,615 @@
+"""Drives the boxls extension inside a real VS Code (code-server) in Chromium, the way a
+user would, and asserts what the page shows. Started by run.sh, which installs the tools,
+the .vsix and the workspace; each step saves a screenshot in the output folder.
+
+    python drive.py --url URL --workspace DIR --boxls PATH --out DIR --check-log FILE
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, sync_playwright
+
+# Generous: the machine may be busy with other builds; every wait polls the page.
+TIMEOUT = 90.0
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # root, in a container
+    "--disable-background-networking",  # the network is closed; don't try
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-gpu",
+]
+
+
+class Failure(Exception):
+    pass
+
+
+class Workbench:
+    """The VS Code page, with the few gestures the test needs."""
+
+    def __init__(self, page: Page, out: Path):
+        self.page = page
+        self.out = out
+        self.shots = 0
+        self.passed = 0
+
+    # --- waiting and looking -------------------------------------------------------
+
+    def wait_for(self, what: str, probe, timeout: float = TIMEOUT):
+        """Polls `probe()` until it returns something truthy; fails naming `what`."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                last = probe()
+            except PlaywrightError as err:  # the DOM changes under us while VS Code renders
+                last = err
+            else:
+                if last:
+                    return last
+            self.page.wait_for_timeout(250)
+        shot = self.shot("FAILED-" + re.sub(r"[^a-z0-9]+", "-", what.lower())[:40])
+        shot.with_suffix(".html").write_text(self.page.content())
+        raise Failure(f"timed out after {timeout:.0f}s waiting for {what}; last seen: {last!r}")
+
+    def shot(self, name: str):
+        self.shots += 1
+        path = self.out / f"{self.shots:02d}-{name}.png"
+        # Finished, not mid-fade: hovers and menus fade in.
+        self.page.screenshot(path=str(path), animations="disabled")
+        return path
+
+    def ok(self, step: str, name: str):
+        self.passed += 1
+        shot = self.shot(name)
+        print(f"ok {self.passed} {step} ({shot.name})", flush=True)
+
+    def text(self, selector: str) -> str:
+        return " ".join(self.page.locator(selector).all_inner_texts())
+
+    def editor_lines(self) -> dict:
+        """Line number -> rendered text (inlay hints included) of the visible lines of
+        the active editor, matched by their vertical position."""
+        lines = self.page.evaluate(
+            """() => {
+              const editor = document.querySelector('.editor-group-container.active .monaco-editor')
+                || document.querySelector('.monaco-editor');
+              if (!editor) return {};
+              const numbers = {};
+              for (const n of editor.querySelectorAll('.margin-view-overlays .line-numbers')) {
+                const top = n.parentElement.style.top || n.style.top;
+                numbers[top] = parseInt(n.textContent, 10);
+              }
+              const lines = {};
+              for (const l of editor.querySelectorAll('.view-lines .view-line')) {
+                const line = numbers[l.style.top];
+                if (line) lines[line] = l.textContent.replace(/\\u00a0/g, ' ');
+              }
+              return lines;
+            }"""
+        )
+        return {int(line): text for line, text in lines.items()}
+
+    # --- gestures --------------------------------------------------------------------
+
+    def command(self, title: str):
+        """Runs a command from the palette by its exact title."""
+        self.page.keyboard.press("F1")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for(state="visible")
+        box.fill(">" + title)
+        row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
+            has=self.page.locator(".label-name", has_text=re.compile("^" + re.escape(title) + "$"))
+        )
+        self.wait_for(f"the command {title!r} in the palette", lambda: row.count() > 0 and row.first.is_visible())
+        row.first.click()
+
+    def open_file(self, name: str):
+        self.page.keyboard.press("Control+P")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for(state="visible")
+        box.fill(name)
+        row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
+        self.wait_for(f"{name} in quick open", lambda: row.is_visible())
+        self.page.keyboard.press("Enter")
+        tab = self.page.locator(f".tabs-container .tab.active[data-resource-name='{name}']")
+        self.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
+        self.wait_for(f"{name}'s text", lambda: self.editor_lines())
+
+    def show_tab(self, name: str):
+        """Clicks an editor tab: a file's by its name, another (Settings) by its label."""
+        if name.endswith(".box"):
+            tab = self.page.locator(f".tabs-container .tab[data-resource-name='{name}']").first
+        else:
+            tab = self.page.locator(".tabs-container .tab", has_text=name).first
+        tab.click()
+        self.wait_for(f"the editor tab of {name}", lambda: "active" in (tab.get_attribute("class") or ""))
+        if name.endswith(".box"):
+            self.wait_for(f"{name}'s text", lambda: self.editor_lines())
+
+    def go_to(self, line: int, column: int = 1):
+        self.page.keyboard.press("Control+G")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for(state="visible")
+        box.fill(f":{line}:{column}")
+        self.page.keyboard.press("Enter")
+        position = self.page.locator(".statusbar-item", has_text=f"Ln {line}, Col {column}")
+        self.wait_for(f"the cursor at {line}:{column}", lambda: position.count() > 0)
+
+
+# --- what the sample should show ----------------------------------------------------------
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def expected_hints(sample: Path, answers: Path) -> dict:
+    """Header line -> the hint text, from the judge's answers in sample.out."""
+    moves = [m for m in re.findall(r"Maze #\d+\n(.*)\n", answers.read_text())]
+    headers = []
+    lines = sample.read_text().splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", lines[i])
+        if m and (int(m[1]), int(m[2])) != (0, 0):
+            headers.append(i + 1)
+            i += int(m[1])
+        i += 1
+    assert len(headers) == len(moves), (headers, moves)
+    hints = {}
+    for line, answer in zip(headers, moves):
+        if answer == "Impossible.":
+            hints[line] = "unsolvable"
+        else:
+            pushes = sum(c.isupper() for c in answer)
+            hints[line] = f"{plural(pushes, 'push', 'pushes')} · {plural(len(answer), 'move', 'moves')}"
+    return hints
+
+
+# --- the steps ---------------------------------------------------------------------------
+
+
+def step_hints(wb: Workbench, hints: dict):
+    wb.open_file("sample.box")
+    lines = wb.wait_for("the inlay hints on every header of sample.box", lambda: hints_shown(wb, hints))
+    for line in hints:
+        print(f"   line {line}: {lines[line]!r}")
+    wb.ok("inlay hints on every header of sample.box", "sample-hints")
+
+
+def hints_shown(wb: Workbench, hints: dict):
+    """The editor's lines when every header shows its hint (and none says solving…)."""
+    lines = wb.editor_lines()
+    for line, hint in hints.items():
+        text = lines.get(line, "")
+        if not text.endswith(hint) or "solving" in text:
+            return None
+    return lines
+
+
+def step_hover(wb: Workbench, maze3_header: int, moves: str):
+    wb.go_to(maze3_header, 1)
+    wb.command("Show or Focus Hover")
+    hover = wb.page.locator(".monaco-hover:not(.hidden) .hover-contents").first
+    text = wb.wait_for("the hover on maze 3's header", lambda: moves in hover.inner_text() and hover.inner_text())
+    for expected in ("6 pushes", "28 moves", moves):
+        if expected not in text:
+            raise Failure(f"the hover lacks {expected!r}: {text!r}")
+    wb.ok("hover on a header: counts, moves and the drawing", "hover")
+    wb.page.keyboard.press("Escape")
+
+
+def action_menu(wb: Workbench):
+    """Opens the code action menu (the light bulb's) at the cursor; returns its rows."""
+    wb.page.keyboard.press("Control+.")
+    rows = wb.page.locator(".action-widget .monaco-list-row")
+    wb.wait_for("the code action menu", lambda: rows.count() > 0 and rows.first.is_visible())
+    return rows
+
+
+def choose_action(wb: Workbench, rows, title: str):
+    """Moves the menu's focus to the row reading `title` with the arrow keys, and runs it."""
+    focused = rows.filter(has_text=title).and_(wb.page.locator(".focused"))
+    for _ in range(rows.count() + 1):
+        if focused.count() == 1:
+            wb.page.keyboard.press("Enter")
+            return
+        wb.page.keyboard.press("ArrowDown")
+        wb.page.wait_for_timeout(50)
+    raise Failure(f"could not focus {title!r} in the menu: {rows.all_inner_texts()}")
+
+
+def step_insert_solution(wb: Workbench, line_in_maze: int, solution_line: int, moves: str):
+    wb.go_to(line_in_maze, 3)
+    # Drawn in the glyph margin of the cursor's line (a content widget in older versions).
+    bulb = wb.page.locator(".codicon-gutter-lightbulb, .lightBulbWidget .codicon-light-bulb").first
+    wb.wait_for("the light bulb next to the cursor", lambda: bulb.is_visible())
+    rows = action_menu(wb)
+    item = rows.filter(has_text="Insert optimal solution")
+    wb.wait_for("'Insert optimal solution' in the light-bulb menu", lambda: item.count() == 1)
+    print(f"   menu: {rows.all_inner_texts()}")
+    wb.ok("the light-bulb menu offers Insert optimal solution", "lightbulb-menu")
+    choose_action(wb, rows, "Insert optimal solution")
+    want = f"; solution: {moves}"
+    wb.wait_for(f"line {solution_line} to read {want!r}", lambda: wb.editor_lines().get(solution_line) == want)
+    wb.ok(f"Insert optimal solution wrote line {solution_line}: {want}", "inserted-solution")
+
+
+def code_lens(wb: Workbench, text: str):
+    """A code lens by its text: a link when it has a command, plain text when not."""
+    return wb.page.locator(".codelens-decoration > *", has_text=text)
+
+
+def step_code_lens(wb: Workbench, hints: dict, maze3_hint: str, maze4_lens: str, solution_line: int, moves: str):
+    for hint in hints.values():
+        lens = code_lens(wb, hint)
+        wb.wait_for(f"a code lens reading {hint!r}", lambda: lens.count() > 0)
+    lenses = wb.page.locator(".codelens-decoration").all_inner_texts()
+    print(f"   lenses: {lenses}")
+    lens = wb.page.locator(".codelens-decoration a", has_text=maze4_lens)
+    wb.wait_for(f"the code lens {maze4_lens!r}", lambda: lens.count() == 1)
+    lens.click()
+    want = f"; solution: {moves}"
+    wb.wait_for(f"line {solution_line} to read {want!r}", lambda: wb.editor_lines().get(solution_line) == want)
+    # Both recorded lines are optimal now (maze 3's from the light bulb, maze 4's from
+    # the lens), and the lenses say so.
+    for hint in (maze3_hint, maze4_lens.split(" — ")[0]):
+        done = code_lens(wb, f"{hint} — solution up to date")
+        wb.wait_for(f"the code lens {hint!r} to say the solution is up to date", lambda: done.count() == 1)
+    wb.ok(f"clicking the code lens {maze4_lens!r} wrote line {solution_line}; both lenses say up to date", "code-lens-click")
+
+
+def step_semantic_token(wb: Workbench, line: int, column: int):
+    wb.go_to(line, column)
+    wb.command("Developer: Inspect Editor Tokens and Scopes")
+    widget = wb.page.locator(".token-inspect-widget")
+    text = wb.wait_for("the token inspector", lambda: "semantic token type" in widget.inner_text() and widget.inner_text())
+    compact = re.sub(r"\s+", " ", text)
+    for expected in ("semantic token type free", "modifiers dead", "invalid.deprecated.dead.box"):
+        if expected not in compact:
+            raise Failure(f"the token inspector lacks {expected!r}: {compact!r}")
+    wb.ok(f"the cell at {line}:{column} is a semantic token free + dead, styled invalid.deprecated.dead.box", "semantic-token")
+    wb.page.keyboard.press("Escape")
+
+
+def problems(wb: Workbench, file: str) -> list:
+    """(code, line, column) of each boxls entry listed under `file` in the Problems panel."""
+    rows = wb.page.evaluate(
+        """() => {
+          let file = '';
+          const out = [];
+          for (const row of document.querySelectorAll('.markers-panel .monaco-list-row')) {
+            if (row.getAttribute('aria-level') === '1') {
+              file = row.querySelector('.label-name')?.textContent ?? '';
+              continue;
+            }
+            const details = row.querySelector('.marker-message-details-container');
+            if (!details) continue;
+            out.push({
+              file,
+              source: details.querySelector('.marker-source')?.textContent ?? '',
+              code: details.querySelector('.marker-code')?.textContent ?? '',
+              where: details.querySelector('.marker-line')?.textContent ?? '',
+            });
+          }
+          return out;
+        }"""
+    )
+    out = []
+    for row in rows:
+        m = re.fullmatch(r"\[Ln (\d+), Col (\d+)\]", row["where"].strip())
+        if row["file"] == file and row["source"].strip() == "boxls" and m:
+            out.append((row["code"].strip(), int(m[1]), int(m[2])))
+    return sorted(out)
+
+
+def step_problems(wb: Workbench, expected: list):
+    wb.open_file("broken.box")
+    wb.page.keyboard.press("Control+Shift+M")
+    wb.wait_for(f"the Problems panel to list {expected}", lambda: problems(wb, "broken.box") == expected)
+    print(f"   problems: {problems(wb, 'broken.box')}")
+    wb.ok(f"the Problems panel lists {', '.join(code for code, _, _ in expected)} as boxls check does", "problems")
+
+
+def step_quick_fix(wb: Workbench, line: int, column: int, title: str, fixed: str, remaining: list):
+    wb.go_to(line, column)
+    rows = action_menu(wb)
+    item = rows.filter(has_text=title)
+    wb.wait_for(f"the quick fix {title!r}", lambda: item.count() == 1)
+    wb.shot("quick-fix-menu")
+    choose_action(wb, rows, title)
+    wb.wait_for(f"line {line} to read {fixed!r}", lambda: wb.editor_lines().get(line) == fixed)
+    wb.wait_for(f"the Problems panel to list only {remaining}", lambda: problems(wb, "broken.box") == remaining)
+    wb.ok(f"the quick fix {title!r} made line {line} {fixed!r} and its problem went away", "quick-fix-applied")
+
+
+def notifications(wb: Workbench) -> list:
+    """The text of every notification in the notification center (toasts included)."""
+    return wb.page.locator(".notifications-center .notification-list-item").all_inner_texts()
+
+
+def settings_path_input(wb: Workbench):
+    row = wb.page.locator(".settings-editor .setting-item-contents").filter(
+        has=wb.page.locator(".setting-item-label", has_text=re.compile(r"^Path$"))
+    ).filter(has=wb.page.locator(".setting-item-category", has_text="Boxls"))
+    field = row.locator("input")
+    wb.wait_for("the boxls.path field in the Settings editor", lambda: field.count() == 1 and field.is_visible())
+    return field
+
+
+def set_path_in_settings_editor(wb: Workbench, value: str):
+    field = settings_path_input(wb)
+    field.fill(value)
+    field.press("Enter")
+
+
+def step_wrong_path(wb: Workbench, hints: dict, bad: str, good: str):
+    wb.command("Preferences: Open User Settings")
+    search = wb.page.locator(".settings-editor .settings-header .monaco-editor textarea, .settings-editor .suggest-input-container textarea").first
+    search.wait_for(state="visible")
+    search.fill("boxls.path")
+    # A machine setting: in a remote window (which code-server is) VS Code lists it under
+    # the Remote tab only.
+    wb.page.locator(".settings-editor .settings-tabs-widget .action-label", has_text="Remote").click()
+    set_path_in_settings_editor(wb, bad)
+    toast = wb.page.locator(".notifications-toasts .notification-toast", has_text="did not start")
+    text = wb.wait_for("the error notification", lambda: toast.count() > 0 and toast.first.inner_text())
+    if f"{bad} lsp" not in text or "Open settings" not in text:
+        raise Failure(f"the notification should name `{bad} lsp` and offer Open settings: {text!r}")
+    # No second notification (the language client's own) follows: watch for a while.
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        shown = wb.page.locator(".notifications-toasts .notification-toast").all_inner_texts()
+        if len(shown) != 1:
+            raise Failure(f"expected one notification, saw {len(shown)}: {shown}")
+        wb.page.wait_for_timeout(250)
+    message = next(line for line in text.splitlines() if "did not start" in line)
+    wb.ok(f"a wrong boxls.path gives one notification: {message!r}", "wrong-path-notification")
+
+    # The server is gone, and the hints with it.
+    wb.show_tab("sample.box")
+    first = min(hints)
+    wb.wait_for("the hints to go", lambda: wb.editor_lines().get(first, "").strip() == "1 7")
+
+    wb.command("Notifications: Show Notifications")
+    center = wb.page.locator(".notifications-center .notification-list-item")
+    wb.wait_for("the notification center", lambda: center.count() > 0)
+    if len(notifications(wb)) != 1:
+        raise Failure(f"the notification center should hold one notification: {notifications(wb)}")
+    wb.ok("no hints without the server; the notification center holds that one notification", "notification-center")
+
+    center.first.locator(".monaco-button", has_text="Open settings").click()
+    set_path_in_settings_editor(wb, good)
+    wb.show_tab("sample.box")
+    wb.wait_for("the inlay hints again, from the restarted server", lambda: hints_shown(wb, hints))
+    for hint in hints.values():
+        lens = code_lens(wb, hint)
+        wb.wait_for(f"the code lens {hint!r} again", lambda: lens.count() > 0)
+    wb.command("Notifications: Show Notifications")
+    if len(notifications(wb)) != 0:
+        raise Failure(f"restoring boxls.path should leave no notification: {notifications(wb)}")
+    wb.command("Notifications: Hide Notifications")
+    wb.ok("Open settings, the working boxls.path restored: the hints are back", "restored-path")
+
+
+def maze_rows(sample: Path, header_line: int) -> list:
+    """The rows of the maze whose header is on `header_line` (1-based) of the file."""
+    lines = sample.read_text().splitlines()
+    rows = int(lines[header_line - 1].split()[0])
+    return lines[header_line : header_line + rows]
+
+
+def find(rows: list, ch: str) -> list:
+    return next([r, c] for r, row in enumerate(rows) for c, x in enumerate(row) if x == ch)
+
+
+def preview_board(frame) -> dict:
+    """What the preview draws: cell classes by position, the counter, the title."""
+    return frame.locator("body").evaluate(
+        """() => {
+          const board = document.getElementById('board');
+          const cols = (board.style.gridTemplateColumns.match(/repeat\\((\\d+)/) || [])[1];
+          const cells = [...board.children].map((c) => c.className);
+          return {
+            title: document.getElementById('title').textContent,
+            status: document.getElementById('status').hidden ? '' : document.getElementById('status').textContent,
+            counter: document.getElementById('counter').textContent,
+            cols: Number(cols || 0),
+            cells,
+            playing: document.body.dataset.playing,
+          };
+        }"""
+    )
+
+
+def classes_at(board: dict, r: int, c: int) -> set:
+    return set(board["cells"][r * board["cols"] + c].split())
+
+
+def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answers: list):
+    maze3 = maze_rows(sample, headers[2])
+    wb.show_tab("sample.box")
+    wb.go_to(headers[2] + 3, 3)
+    wb.page.locator(".editor-actions .action-label[aria-label^='Open Preview to the Side']").first.click()
+    outer = wb.page.locator("iframe.webview.ready")
+    wb.wait_for("the preview's webview", lambda: outer.count() > 0)
+    frame = wb.page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
+    moves = answers[2]
+    pushes = sum(ch.isupper() for ch in moves)
+    start = f"push 0 of {pushes} · move 0 of {len(moves)}"
+    board = wb.wait_for(f"the preview to show {start!r}", lambda: (b := preview_board(frame))["counter"] == start and b)
+    if "Maze #3" not in board["title"] or board["cols"] != len(maze3[0]) or len(board["cells"]) != len(maze3) * len(maze3[0]):
+        raise Failure(f"the preview should draw maze 3 ({len(maze3)}x{len(maze3[0])}): {board['title']!r}, {len(board['cells'])} cells")
+    for r, row in enumerate(maze3):
+        for c, ch in enumerate(row):
+            got = classes_at(board, r, c)
+            want = {"rock"} if ch == "#" else {"floor"} | ({"target"} if ch == "T" else set())
+            if not want <= got:
+                raise Failure(f"cell ({r}, {c}) {ch!r} should be drawn {want}, is {got}")
+    player, box, target = find(maze3, "S"), find(maze3, "B"), find(maze3, "T")
+    if "player" not in classes_at(board, *player) or "box" not in classes_at(board, *box):
+        raise Failure(f"the player should stand at {player} and the box at {box}")
+    if "dead" not in classes_at(board, 1, 5):
+        raise Failure("the top corridor's cell (1, 5) should be shaded dead")
+    wb.ok(f"the preview draws maze 3 at the start: {start}", "preview-start")
+
+    # Step forward with the button, then with the keyboard.
+    frame.locator("#forward").click()
+    step = {"n": (-1, 0), "s": (1, 0), "e": (0, 1), "w": (0, -1)}
+    after1 = [player[0] + step[moves[0].lower()][0], player[1] + step[moves[0].lower()][1]]
+    want = f"push 0 of {pushes} · move 1 of {len(moves)}"
+    board = wb.wait_for(f"the counter {want!r}", lambda: (b := preview_board(frame))["counter"] == want and b)
+    if "player" not in classes_at(board, *after1):
+        raise Failure(f"after {moves[0]!r} the player should be at {after1}")
+    frame.locator("#board").click()
+    wb.page.keyboard.press("ArrowRight")
+    want = f"push 0 of {pushes} · move 2 of {len(moves)}"
+    wb.wait_for(f"the counter {want!r} after the Right key", lambda: preview_board(frame)["counter"] == want)
+    wb.page.keyboard.press("ArrowLeft")
+    want = f"push 0 of {pushes} · move 1 of {len(moves)}"
+    wb.wait_for(f"the counter {want!r} after the Left key", lambda: preview_board(frame)["counter"] == want)
+    wb.ok(f"step forward (button, Right) and back (Left): {want}", "preview-step")
+
+    # Play to the end: the box ends on the target, its trail behind it.
+    frame.locator("#play").click()
+    end = f"push {pushes} of {pushes} · move {len(moves)} of {len(moves)}"
+    wb.wait_for("the replay to be playing", lambda: preview_board(frame)["playing"] == "true")
+    board = wb.wait_for(f"play to reach {end!r}", lambda: (b := preview_board(frame))["counter"] == end and b, 60)
+    if "box" not in classes_at(board, *target) or "trail" not in classes_at(board, *box):
+        raise Failure("at the end the box should be on the target, its start on the trail")
+    wb.ok(f"play runs the solution to the end: {end}, box on T", "preview-end")
+
+    # Follow the cursor to maze 4, then break and fix maze 1 as you type.
+    wb.show_tab("sample.box")
+    wb.go_to(headers[3] + 2, 2)
+    want = f"push 0 of {sum(ch.isupper() for ch in answers[3])} · move 0 of {len(answers[3])}"
+    wb.wait_for(f"the preview to follow to maze 4 ({want})", lambda: (b := preview_board(frame))["counter"] == want and "Maze #4" in b["title"] and b)
+    wb.ok("the preview follows the cursor to maze 4", "preview-follows")
+
+    wb.go_to(headers[0] + 1, 4)
+    wb.page.keyboard.press("Shift+ArrowRight")
+    wb.page.keyboard.type("#")
+    wb.wait_for("the preview to say maze 1 is unsolvable", lambda: "unsolvable" in preview_board(frame)["status"])
+    wb.shot("preview-unsolvable")
+    wb.page.keyboard.press("Shift+ArrowLeft")
+    wb.page.keyboard.type("x")
+    wb.wait_for("the preview to say maze 1 has errors", lambda: "has errors" in preview_board(frame)["status"])
+    wb.shot("preview-broken")
+    wb.page.keyboard.press("Control+Z")
+    wb.page.keyboard.press("Control+Z")
+    m1 = f"push 0 of {sum(ch.isupper() for ch in answers[0])} · move 0 of {len(answers[0])}"
+    wb.wait_for(f"the preview to show maze 1 again ({m1})", lambda: preview_board(frame)["counter"] == m1)
+    wb.ok("typing redraws the preview: unsolvable, broken, then the replay again", "preview-typing")
+
+
+def step_setting_reaches_server(wb: Workbench, hints: dict):
+    """A setting changed in the Settings editor reaches the running server (which pulls it)."""
+    wb.command("Preferences: Open User Settings")
+    search = wb.page.locator(".settings-editor .suggest-input-container textarea").first
+    search.wait_for(state="visible")
+    search.fill("boxls.inlayHints.enable")
+    box = wb.page.locator(".settings-editor .setting-item-contents .setting-value-checkbox").first
+    wb.wait_for("the inlay hints checkbox", lambda: box.is_visible())
+    first = min(hints)
+    box.click()
+    wb.show_tab("sample.box")
+    wb.wait_for("the hints to go when switched off", lambda: wb.editor_lines().get(first, "x").strip() == "1 7")
+    wb.shot("hints-off")
+    wb.show_tab("Settings")
+    box.click()
+    wb.show_tab("sample.box")
+    wb.wait_for("the hints back when switched on", lambda: hints_shown(wb, hints))
+    wb.ok("boxls.inlayHints.enable off and on in the Settings editor: the server follows", "hints-setting")
+
+
+def step_log(wb: Workbench, bad: str, good: str):
+    """The boxls output channel names each command line run and why one failed."""
+    wb.page.locator(".part.panel .composite-bar .action-label", has_text=re.compile("^Output$", re.I)).first.click()
+    picker = wb.page.locator(".part.panel select.monaco-select-box").first
+    wb.wait_for("the output channel picker", lambda: picker.is_visible())
+    picker.select_option(label="boxls")
+    view = wb.page.locator(".part.panel .output-view .view-lines")
+    # The newest lines (the panel shows the end of the log; long lines wrap).
+    wants = [
+        f"The server did not start: {bad} lsp: no such file (ENOENT)",
+        f"Starting the server: {good} lsp (from the boxls.path setting",
+        "Server running",
+    ]
+    wb.wait_for(f"the boxls log to hold {wants}", lambda: all(w in re.sub(r"\s+", " ", view.inner_text()) for w in wants))
+    wb.ok("the boxls log names the command lines run and the failure", "log")
+
+
+def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict):
+    answers = re.findall(r"Maze #\d+\n(.*)\n", (root / "examples/sample.out").read_text())
+    headers = sorted(hints)
+    step_hints(wb, hints)
+    step_hover(wb, headers[2], answers[2])
+    # Insert maze 3's solution under its last row (the 7 rows after its header).
+    step_insert_solution(wb, headers[2] + 3, headers[2] + 8, answers[2])
+    # Maze 4 moved down a line; its lens inserts under its 8 rows.
+    step_code_lens(wb, hints, hints[headers[2]], hints[headers[3]] + " — insert solution", headers[3] + 1 + 9, answers[3])
+    # Row 2 of maze 3, column 6: a free cell the box can never leave the top corridor from.
+    step_semantic_token(wb, headers[2] + 2, 6)
+    expected = cli_problems(boxls, wb.workspace / "broken.box")
+    step_problems(wb, expected)
+    fixed = [p for p in expected if p[0] != "bad-char"]
+    bad = next(p for p in expected if p[0] == "bad-char")
+    step_quick_fix(wb, bad[1], bad[2], "Replace with `B`", "#SB.T", fixed)
+    step_wrong_path(wb, {headers[0]: hints[headers[0]]}, "/nonexistent/boxls", boxls)
+    step_log(wb, "/nonexistent/boxls", boxls)
+    step_setting_reaches_server(wb, {headers[0]: hints[headers[0]]})
+    step_preview(wb, root / "examples/sample.box", headers, hints, answers)
+
+
+def cli_problems(boxls: str, file: Path) -> list:
+    """(code, line, column) of each diagnostic `boxls check` prints: what Problems must show."""
+    out = subprocess.run([boxls, "check", str(file)], capture_output=True, text=True).stdout
+    found = re.findall(r"^(?:error|warning|info)\[([a-z-]+)\]:.*\n\s*┌─ .*:(\d+):(\d+)$", out, re.M)
+    if not found:
+        raise Failure(f"boxls check found nothing in {file}: {out!r}")
+    return sorted((code, int(line), int(col)) for code, line, col in found)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--workspace", required=True, type=Path)
+    ap.add_argument("--boxls", required=True)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for old in [*args.out.glob("*.png"), *args.out.glob("*.html")]:
+        old.unlink()
+
+    root = Path(__file__).resolve().parents[4]
+    hints = expected_hints(root / "examples/sample.box", root / "examples/sample.out")
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.set_default_timeout(TIMEOUT * 1000)
+        wb = Workbench(page, args.out)
+        wb.workspace = args.workspace
+        try:
+            page.goto(args.url)
+            wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
+            run_steps(wb, root, args.boxls, hints)
+        except Failure as err:
+            print(f"FAILED: {err}", file=sys.stderr)
+            sys.exit(1)
+        finally:
+            browser.close()
+    print(f"vscode-e2e: {wb.passed} passed, screenshots in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
