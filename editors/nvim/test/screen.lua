@@ -1,0 +1,404 @@
+-- Screen test of the boxls Neovim plugin: a real Neovim in a real terminal (tmux, 120x40,
+-- 256 colours), configured exactly as the README's Neovim section says, driven by keys,
+-- and checked on what the terminal shows.
+--
+-- Run from the repository root with `boxls` first on PATH (.ci/editors does this):
+--   nvim -l editors/nvim/test/screen.lua
+-- Environment: BOXLS_SCREEN_NVIM  the Neovim to run in the terminal (default: this one)
+--              BOXLS_SCREEN_OUT   a folder for the captured screens (default: none kept)
+--              BOXLS_SCREEN_TIMEOUT_MS  how long to wait for each expected screen (20000)
+--
+-- It prints one line per check, then `nvim-screen: N passed, M failed`, and exits
+-- non-zero on any failure.
+
+local TIMEOUT = tonumber(vim.env.BOXLS_SCREEN_TIMEOUT_MS) or 20000
+local WIDTH, HEIGHT = 120, 40
+local SIGNS = 2 -- `signcolumn=yes`: every buffer line starts after two sign cells
+local root = vim.fn.getcwd()
+local here = root .. '/editors/nvim/test'
+local nvim = vim.env.BOXLS_SCREEN_NVIM or vim.v.progpath
+local out_dir = vim.env.BOXLS_SCREEN_OUT ~= '' and vim.env.BOXLS_SCREEN_OUT or nil
+if out_dir then
+  vim.fn.mkdir(out_dir, 'p')
+end
+
+local passed, failed = 0, 0
+
+local function log(fmt, ...)
+  io.stdout:write(string.format(fmt, ...) .. '\n')
+  io.stdout:flush()
+end
+
+local function check(ok, what, detail)
+  if ok then
+    passed = passed + 1
+    log('ok    %s', what)
+  else
+    failed = failed + 1
+    log('FAIL  %s%s', what, detail and ('\n        ' .. tostring(detail):gsub('\n', '\n        ')) or '')
+  end
+  return ok
+end
+
+---------------------------------------------------------------------------
+-- The terminal: a private tmux server, one session running Neovim.
+
+local tmp = vim.fn.tempname()
+vim.fn.mkdir(tmp, 'p')
+local socket = tmp .. '/tmux.sock'
+local session = 'boxls'
+
+local function tmux(...)
+  local r = vim.system({ 'tmux', '-S', socket, ... }, { text = true }):wait()
+  if r.code ~= 0 then
+    error(string.format('tmux %s: %s', table.concat({ ... }, ' '), r.stderr), 2)
+  end
+  return r.stdout
+end
+
+--- The terminal's lines as text (no colours), trailing blanks removed.
+local function screen()
+  local text = tmux('capture-pane', '-p', '-t', session)
+  local ls = vim.split(text, '\n', { plain = true })
+  for i, l in ipairs(ls) do
+    ls[i] = l:gsub('%s+$', '')
+  end
+  return ls
+end
+
+--- The terminal's lines with their SGR colour escapes.
+local function screen_ansi()
+  return vim.split(tmux('capture-pane', '-p', '-e', '-t', session), '\n', { plain = true })
+end
+
+local shots = 0
+--- Keeps the current screen (text and colours) in BOXLS_SCREEN_OUT as NN-name.{txt,ans}.
+local function snapshot(name)
+  if not out_dir then
+    return
+  end
+  shots = shots + 1
+  local base = string.format('%s/%02d-%s', out_dir, shots, name)
+  vim.fn.writefile(screen(), base .. '.txt')
+  vim.fn.writefile(screen_ansi(), base .. '.ans')
+end
+
+--- Types `keys` as tmux key names (`Escape`, `Enter`, `C-w`, ...), one argument each.
+local function press(...)
+  tmux('send-keys', '-t', session, ...)
+end
+
+--- Types `text` literally.
+local function type_text(text)
+  tmux('send-keys', '-t', session, '-l', text)
+end
+
+--- Runs an Ex command the way a user does: `:`, the command, Enter.
+local function ex(command)
+  press('Escape')
+  type_text(':' .. command)
+  press('Enter')
+end
+
+local function screen_text(ls)
+  return table.concat(ls or screen(), '\n')
+end
+
+--- Polls the screen until `pred(lines)` holds. Returns whether it did, the last lines,
+--- and how long it took (ms).
+local function wait_screen(pred, ms)
+  local start = vim.uv.hrtime()
+  local ls
+  local ok = vim.wait(ms or TIMEOUT, function()
+    ls = screen()
+    return pred(ls) == true
+  end, 100)
+  return ok, ls, math.floor((vim.uv.hrtime() - start) / 1e6)
+end
+
+---------------------------------------------------------------------------
+-- What the screen should show.
+
+--- Buffer line `lnum` (0-based) as drawn, without the sign column: the window starts at
+--- the top of the terminal and shows line 1 first, with 'nowrap'.
+local function drawn(ls, lnum)
+  return (ls[lnum + 1] or ''):sub(SIGNS + 1)
+end
+
+local function sign(ls, lnum)
+  return (ls[lnum + 1] or ''):sub(1, SIGNS)
+end
+
+--- The headers of a maze file's text: { lnum (0-based), text } for each maze.
+local function headers(lines)
+  local out, i = {}, 1
+  while i <= #lines do
+    local r, c = lines[i]:match('^%s*(%d+)%s+(%d+)%s*$')
+    if r and not (r == '0' and c == '0') then
+      out[#out + 1] = { lnum = i - 1, text = vim.trim(lines[i]) }
+      i = i + tonumber(r)
+    end
+    i = i + 1
+  end
+  return out
+end
+
+--- Each maze's inlay hint from a POJ answer file (`Maze #k`, moves or `Impossible.`):
+--- `P pushes · M moves` counted from the move string, or `unsolvable`.
+local function labels_from_answers(path)
+  local labels = {}
+  for _, l in ipairs(vim.fn.readfile(path)) do
+    if l == 'Impossible.' then
+      labels[#labels + 1] = 'unsolvable'
+    elseif l:match('^[nsewNSEW]+$') then
+      local pushes = select(2, l:gsub('[NSEW]', ''))
+      local function plural(n, one, many)
+        return string.format('%d %s', n, n == 1 and one or many)
+      end
+      labels[#labels + 1] = plural(pushes, 'push', 'pushes') .. ' · ' .. plural(#l, 'move', 'moves')
+    end
+  end
+  return labels
+end
+
+--- { lnum, text = header .. ' ' .. label } for each maze of `lines`, labels in order;
+--- a maze whose label is `false` must show its header with no hint.
+local function expected_hints(lines, labels)
+  local want = {}
+  for k, h in ipairs(headers(lines)) do
+    local label = labels[k]
+    want[#want + 1] = {
+      lnum = h.lnum,
+      text = label and (h.text .. ' ' .. label) or h.text,
+      no_hint = not label,
+    }
+  end
+  return want
+end
+
+--- Whether every header is drawn followed by its hint (or by no hint where none is
+--- wanted), and nothing says `solving…`.
+local function hints_drawn(want)
+  return function(ls)
+    if screen_text(ls):find('solving', 1, true) then
+      return false
+    end
+    for _, w in ipairs(want) do
+      local line = drawn(ls, w.lnum)
+      if line:sub(1, #w.text) ~= w.text then
+        return false
+      end
+      local rest = line:sub(#w.text + 1)
+      if w.no_hint and (rest:match('^ %d+ push') or rest:match('^ unsolvable') or rest:match('^ not solved')) then
+        return false
+      end
+    end
+    return true
+  end
+end
+
+local function describe(want)
+  local parts = {}
+  for _, w in ipairs(want) do
+    parts[#parts + 1] = string.format('%d: %s', w.lnum + 1, w.text)
+  end
+  return table.concat(parts, ' | ')
+end
+
+--- Waits for every hint of `want` and no `solving…`; checks it and says how long it took.
+local function check_hints(want, what)
+  local ok, ls, ms = wait_screen(hints_drawn(want))
+  log('      (%d ms) %s', ms, describe(want))
+  check(ok, what, 'screen:\n' .. screen_text(ls))
+  return ok
+end
+
+---------------------------------------------------------------------------
+-- Busy machine: spinning processes started (and stopped) by this test.
+
+local spinners = {}
+local function start_spinners(n)
+  for _ = 1, n do
+    spinners[#spinners + 1] = vim.system({ 'sh', '-c', 'exec yes >/dev/null' })
+  end
+end
+local function stop_spinners()
+  for _, s in ipairs(spinners) do
+    s:kill(9)
+    s:wait()
+  end
+  spinners = {}
+end
+
+---------------------------------------------------------------------------
+-- Set-up exactly as the README says.
+
+--- The README's `init.lua` for Neovim, with its placeholder path made this checkout.
+local function readme_init_lua()
+  local readme = table.concat(vim.fn.readfile(root .. '/README.md'), '\n')
+  local section = readme:match('\n### Neovim[^\n]*\n(.-)\n##')
+  local lua = section and section:match('```lua\n(.-)```')
+  assert(lua, 'README.md: no ```lua block in the Neovim section')
+  lua = lua:gsub('\n%s+', '\n'):gsub('^%s+', '')
+  return (lua:gsub('/path/to/boxls', root))
+end
+
+local function write(path, lines)
+  vim.fn.mkdir(vim.fs.dirname(path), 'p')
+  vim.fn.writefile(lines, path)
+end
+
+--- The maze file `lines` with every maze turned by one of the square's symmetries:
+--- `t` transposes, `h` mirrors left-right, `v` top-bottom (applied in that order).
+--- Each keeps every maze's optimal counts, and makes new content (a fresh solve).
+local function turned(lines, how)
+  local out, i = {}, 1
+  while i <= #lines do
+    local r, c = lines[i]:match('^%s*(%d+)%s+(%d+)%s*$')
+    if r and not (r == '0' and c == '0') then
+      local rows = vim.list_slice(lines, i + 1, i + tonumber(r))
+      if how:find('t') then
+        local cols = {}
+        for col = 1, tonumber(c) do
+          local chars = {}
+          for _, row in ipairs(rows) do
+            chars[#chars + 1] = row:sub(col, col)
+          end
+          cols[col] = table.concat(chars)
+        end
+        rows, r, c = cols, c, r
+      end
+      if how:find('h') then
+        rows = vim.tbl_map(string.reverse, rows)
+      end
+      if how:find('v') then
+        rows = vim.fn.reverse(rows)
+      end
+      out[#out + 1] = r .. ' ' .. c
+      vim.list_extend(out, rows)
+      i = i + tonumber(lines[i]:match('^%s*(%d+)'))
+    else
+      out[#out + 1] = lines[i]
+    end
+    i = i + 1
+  end
+  return out
+end
+
+local function start_nvim(file)
+  local env = {
+    'HOME=' .. tmp .. '/home',
+    'XDG_CONFIG_HOME=' .. tmp .. '/config',
+    'XDG_DATA_HOME=' .. tmp .. '/data',
+    'XDG_STATE_HOME=' .. tmp .. '/state',
+    'XDG_CACHE_HOME=' .. tmp .. '/cache',
+    'PATH=' .. vim.env.PATH,
+    'LANG=C.UTF-8',
+  }
+  write(tmp .. '/tmux.conf', {
+    'set -g default-terminal tmux-256color',
+    'set -g status off',
+    'set -g escape-time 10',
+  })
+  local cmd = { 'tmux', '-S', socket, '-f', tmp .. '/tmux.conf', 'new-session', '-d', '-s', session }
+  vim.list_extend(cmd, { '-x', tostring(WIDTH), '-y', tostring(HEIGHT), '-c', tmp, '--', 'env' })
+  vim.list_extend(cmd, env)
+  vim.list_extend(cmd, { nvim, file })
+  local r = vim.system(cmd, { text = true }):wait()
+  assert(r.code == 0, 'tmux new-session: ' .. (r.stderr or ''))
+end
+
+---------------------------------------------------------------------------
+
+local function main()
+  local exe = vim.fn.exepath('boxls')
+  log('boxls: %s; nvim: %s; tmux: %s', exe, nvim, vim.trim(vim.fn.system({ 'tmux', '-V' })))
+  assert(exe ~= '', 'boxls is not on PATH')
+  local init = readme_init_lua()
+  log('      init.lua (from the README):\n        %s', init:gsub('\n', '\n        '))
+  write(tmp .. '/config/nvim/init.lua', vim.split(init, '\n'))
+
+  local sample = vim.fn.readfile(root .. '/examples/sample.box')
+  local labels = labels_from_answers(root .. '/examples/sample.out')
+  write(tmp .. '/sample.box', sample)
+  local turns = { 'h', 'v', 'hv', 't', 'th', 'tv', 'thv' }
+  for _, how in ipairs(turns) do
+    write(tmp .. '/turned-' .. how .. '.box', turned(sample, how))
+  end
+
+  ---------------------------------------------------------------------------
+  -- Opening the sample: every maze's counts, nothing left `solving…`.
+  start_nvim('sample.box')
+  check_hints(expected_hints(sample, labels), 'open sample.box: every header shows its counts, no `solving…` left')
+  snapshot('sample-open')
+
+  ---------------------------------------------------------------------------
+  -- The same on a busy machine, for the sample turned each other way (new content,
+  -- the same counts: each open is a fresh race between the solves and the hints).
+  start_spinners(4)
+  for _, how in ipairs(turns) do
+    ex('edit turned-' .. how .. '.box')
+    local lines = turned(sample, how)
+    check_hints(expected_hints(lines, labels), 'busy machine, open turned-' .. how .. '.box: every header shows its counts')
+  end
+  ex('edit turned-h.box')
+  local model = turned(sample, 'h')
+  snapshot('turned-busy')
+
+  -- An edit that breaks maze 1 (a row one cell short), then one that fixes it anew.
+  ex('2') -- maze 1's row `T....BS`
+  press('0', 'l', 'x')
+  model[2] = model[2]:sub(1, 1) .. model[2]:sub(3)
+  local no_hint_1 = vim.deepcopy(labels)
+  no_hint_1[1] = false -- a maze with errors has no hint
+  check_hints(expected_hints(model, no_hint_1), 'busy machine, maze 1 broken: its hint is gone, the others stay')
+  snapshot('turned-broken')
+  -- Fixed with a `.` in front: `.T...BS` is new content (a fresh solve), 4 pushes west.
+  press('0')
+  type_text('i.')
+  press('Escape')
+  model[2] = '.' .. model[2]
+  local fixed = vim.deepcopy(labels)
+  fixed[1] = '4 pushes · 4 moves'
+  check_hints(expected_hints(model, fixed), 'busy machine, maze 1 fixed (new content): its counts are back')
+  snapshot('turned-fixed')
+
+  -- Maze 3 loses its first row; the `Set header` quick fix from `gra` repairs it.
+  local header3 = headers(model)[3].lnum
+  ex(tostring(header3 + 2))
+  press('d', 'd')
+  table.remove(model, header3 + 2)
+  local no_hint_3 = vim.deepcopy(fixed)
+  no_hint_3[3] = false
+  check_hints(expected_hints(model, no_hint_3), 'busy machine, maze 3 one row short: its hint is gone')
+  ex(tostring(header3 + 1))
+  press('g', 'r', 'a')
+  local menu_ok, menu = wait_screen(function(ls)
+    return screen_text(ls):find('Set header', 1, true) ~= nil
+  end)
+  snapshot('quick-fix-menu')
+  local item
+  for _, l in ipairs(menu) do
+    item = item or l:match('^(%d+)[:.] Set header')
+  end
+  check(menu_ok and item ~= nil, '`gra` on the header lists the `Set header` quick fix', screen_text(menu))
+  if item then
+    type_text(item)
+    press('Enter')
+  end
+  local rows3 = tonumber(model[header3 + 1]:match('^(%d+)')) - 1
+  model[header3 + 1] = rows3 .. ' ' .. model[header3 + 1]:match('(%d+)%s*$')
+  check_hints(expected_hints(model, fixed), 'busy machine, after `Set header`: the header reads ' .. model[header3 + 1] .. ' and shows its counts')
+  snapshot('after-set-header')
+  stop_spinners()
+end
+
+local ok, err = xpcall(main, debug.traceback)
+stop_spinners()
+if not ok then
+  check(false, 'the test ran to its end', err)
+end
+pcall(tmux, 'kill-server')
+vim.fn.delete(tmp, 'rf')
+log('nvim-screen: %d passed, %d failed', passed, failed)
+os.exit(failed == 0 and 0 or 1)
