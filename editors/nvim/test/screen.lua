@@ -71,6 +71,50 @@ local function screen_ansi()
   return vim.split(tmux('capture-pane', '-p', '-e', '-t', session), '\n', { plain = true })
 end
 
+--- The cells of one terminal line with their colours: { char, fg, bg } each, from the
+--- SGR escapes tmux reports (fg/bg as the escape's colour parameters, '' for default).
+local function cells(ansi_line)
+  local out, fg, bg = {}, '', ''
+  local i = 1
+  while i <= #ansi_line do
+    local sgr, after = ansi_line:match('^\27%[([%d;:]*)m()', i)
+    if sgr then
+      local ps = vim.split(sgr, ';', { plain = true })
+      local k = 1
+      while k <= #ps do
+        local p = tonumber(ps[k]) or 0
+        if p == 0 then
+          fg, bg = '', ''
+        elseif p == 38 or p == 48 or p == 58 then
+          local n = ps[k + 1] == '5' and 2 or 4
+          local colour = table.concat(vim.list_slice(ps, k + 1, k + n), ';')
+          if p == 38 then
+            fg = colour
+          elseif p == 48 then
+            bg = colour
+          end
+          k = k + n
+        elseif (p >= 30 and p <= 37) or (p >= 90 and p <= 97) then
+          fg = tostring(p)
+        elseif p == 39 then
+          fg = ''
+        elseif (p >= 40 and p <= 47) or (p >= 100 and p <= 107) then
+          bg = tostring(p)
+        elseif p == 49 then
+          bg = ''
+        end
+        k = k + 1
+      end
+      i = after
+    else
+      local char = ansi_line:match('^[%z\1-\127\194-\244][\128-\191]*', i)
+      out[#out + 1] = { char = char, fg = fg, bg = bg }
+      i = i + #char
+    end
+  end
+  return out
+end
+
 local shots = 0
 --- Keeps the current screen (text and colours) in BOXLS_SCREEN_OUT as NN-name.{txt,ans}.
 local function snapshot(name)
@@ -143,11 +187,11 @@ local function headers(lines)
   return out
 end
 
---- Each maze's inlay hint from a POJ answer file (`Maze #k`, moves or `Impossible.`):
+--- Each maze's inlay hint from a POJ answer (`Maze #k`, moves or `Impossible.`):
 --- `P pushes · M moves` counted from the move string, or `unsolvable`.
-local function labels_from_answers(path)
+local function labels_from_answers_text(text)
   local labels = {}
-  for _, l in ipairs(vim.fn.readfile(path)) do
+  for _, l in ipairs(vim.split(text, '\n', { plain = true })) do
     if l == 'Impossible.' then
       labels[#labels + 1] = 'unsolvable'
     elseif l:match('^[nsewNSEW]+$') then
@@ -159,6 +203,10 @@ local function labels_from_answers(path)
     end
   end
   return labels
+end
+
+local function labels_from_answers(path)
+  return labels_from_answers_text(table.concat(vim.fn.readfile(path), '\n'))
 end
 
 --- { lnum, text = header .. ' ' .. label } for each maze of `lines`, labels in order;
@@ -285,14 +333,17 @@ local function turned(lines, how)
   return out
 end
 
-local function start_nvim(file)
+--- Starts Neovim on `file` in a new terminal (ending the previous one), with `path` as
+--- its PATH (default: this process's).
+local function start_nvim(file, path)
+  pcall(tmux, 'kill-server')
   local env = {
     'HOME=' .. tmp .. '/home',
     'XDG_CONFIG_HOME=' .. tmp .. '/config',
     'XDG_DATA_HOME=' .. tmp .. '/data',
     'XDG_STATE_HOME=' .. tmp .. '/state',
     'XDG_CACHE_HOME=' .. tmp .. '/cache',
-    'PATH=' .. vim.env.PATH,
+    'PATH=' .. (path or vim.env.PATH),
     'LANG=C.UTF-8',
   }
   write(tmp .. '/tmux.conf', {
@@ -306,6 +357,50 @@ local function start_nvim(file)
   vim.list_extend(cmd, { nvim, file })
   local r = vim.system(cmd, { text = true }):wait()
   assert(r.code == 0, 'tmux new-session: ' .. (r.stderr or ''))
+end
+
+--- Waits until the screen shows `text` somewhere; checks it.
+local function check_shown(text, what)
+  local ok, ls = wait_screen(function(ls)
+    return screen_text(ls):find(text, 1, true) ~= nil
+  end)
+  check(ok, what, 'wanted ' .. vim.inspect(text) .. ' on the screen:\n' .. screen_text(ls))
+  return ok, ls
+end
+
+--- What `boxls` prints for `args` (the CLI: the same core, another front end).
+local function boxls_cli(...)
+  local r = vim.system({ 'boxls', ... }, { text = true }):wait()
+  return r.stdout .. r.stderr
+end
+
+--- A `n`x`n` room with a row of pillars every fourth row; S and B in the top left
+--- corner, T near the bottom right: slow enough to be seen solving.
+local function big_room(n)
+  local lines = { n .. ' ' .. n }
+  for r = 0, n - 1 do
+    local row = {}
+    for c = 0, n - 1 do
+      row[#row + 1] = (r % 4 == 2 and c >= 2 and c < n - 2 and c % 4 == 2) and '#' or '.'
+    end
+    lines[#lines + 1] = table.concat(row)
+  end
+  local function put(r, c, ch)
+    lines[r + 2] = lines[r + 2]:sub(1, c) .. ch .. lines[r + 2]:sub(c + 2)
+  end
+  put(0, 1, 'S')
+  put(1, 1, 'B')
+  put(n - 2, n - 2, 'T')
+  lines[#lines + 1] = '0 0'
+  return lines
+end
+
+--- PATH without any folder that has a `boxls`.
+local function path_without_boxls()
+  local dirs = vim.tbl_filter(function(dir)
+    return vim.fn.executable(dir .. '/boxls') == 0
+  end, vim.split(vim.env.PATH, ':', { plain = true }))
+  return table.concat(dirs, ':')
 end
 
 ---------------------------------------------------------------------------
@@ -333,6 +428,50 @@ local function main()
   snapshot('sample-open')
 
   ---------------------------------------------------------------------------
+  -- What a new user sees besides the hints.
+  local check_out = boxls_cli('check', tmp .. '/sample.box')
+  local unsolvable = check_out:match('warning%[unsolvable%]: ([^\n]+)')
+  check_shown(unsolvable, 'diagnostics: maze 2 shows its message at the end of its header line (not just a sign)')
+  local ls = screen()
+  check(sign(ls, 2) == 'W ' and drawn(ls, 2):find('1 7 unsolvable', 1, true) == 1, 'diagnostics: a W sign, the hint, then the message', ls[3])
+  ex('set signcolumn? wrap?')
+  check_shown('signcolumn=yes', '.box buffers: signcolumn=yes')
+  check_shown('nowrap', '.box buffers: nowrap')
+
+  -- Colours (a 256-colour terminal): S, B and T each their own, dead squares shaded.
+  local function colours()
+    local rows = screen_ansi()
+    local function cell(lnum, col)
+      return cells(rows[lnum + 1] or '')[SIGNS + col + 1] or { char = '?', fg = '?', bg = '?' }
+    end
+    return {
+      S = cell(10, 6),
+      B = cell(8, 5),
+      T = cell(6, 1),
+      dead = cell(6, 4), -- a corner: the box could never leave it
+      live = cell(8, 2), -- the box can go from here to T
+    }
+  end
+  local c
+  local colours_ok = wait_screen(function()
+    c = colours()
+    return c.S.char == 'S' and c.B.char == 'B' and c.T.char == 'T'
+      and c.S.fg ~= '' and c.B.fg ~= '' and c.T.fg ~= ''
+      and c.S.fg ~= c.B.fg and c.B.fg ~= c.T.fg and c.S.fg ~= c.T.fg
+      and c.dead.bg ~= '' and c.dead.bg ~= c.live.bg
+  end)
+  log('      S fg %s, B fg %s, T fg %s; dead `.` bg %q, live `.` bg %q', c.S.fg, c.B.fg, c.T.fg, c.dead.bg, c.live.bg)
+  check(colours_ok, 'highlights: S, B and T in three colours, a dead square on a shaded background', vim.inspect(c))
+  check(c.S.fg:find('^5;') and c.B.fg:find('^5;') and c.T.fg:find('^5;'), 'highlights: 256-colour codes (38;5;N) in a 256-colour terminal', vim.inspect(c))
+  snapshot('sample-colours')
+
+  -- :BoxSolve where there is nothing to write says why.
+  ex('4') -- maze 2's row
+  ex('BoxSolve')
+  check_shown('Maze #2 is unsolvable: ', ':BoxSolve in an unsolvable maze says so')
+  snapshot('boxsolve-unsolvable')
+
+  ---------------------------------------------------------------------------
   -- The same on a busy machine, for the sample turned each other way (new content,
   -- the same counts: each open is a fresh race between the solves and the hints).
   start_spinners(4)
@@ -353,6 +492,9 @@ local function main()
   no_hint_1[1] = false -- a maze with errors has no hint
   check_hints(expected_hints(model, no_hint_1), 'busy machine, maze 1 broken: its hint is gone, the others stay')
   snapshot('turned-broken')
+  ex('BoxSolve')
+  check_shown('Maze #1 has 1 error; fix it first (line 2: ', ':BoxSolve in a broken maze names its error')
+  ex('2')
   -- Fixed with a `.` in front: `.T...BS` is new content (a fresh solve), 4 pushes west.
   press('0')
   type_text('i.')
@@ -390,7 +532,66 @@ local function main()
   model[header3 + 1] = rows3 .. ' ' .. model[header3 + 1]:match('(%d+)%s*$')
   check_hints(expected_hints(model, fixed), 'busy machine, after `Set header`: the header reads ' .. model[header3 + 1] .. ' and shows its counts')
   snapshot('after-set-header')
+
+  ---------------------------------------------------------------------------
+  -- A 2000x2000 room on the busy machine: seen solving, :BoxSolve waits for it.
+  local n = 2000
+  local big = big_room(n)
+  write(tmp .. '/big.box', big)
+  local answer = boxls_cli('solve', tmp .. '/big.box'):match('Maze #1\n([nsewNSEW]+)')
+  ex('edit big.box')
+  ex('2')
+  ex('BoxSolve')
+  snapshot('big-solving')
+  local big_labels = labels_from_answers_text(answer)
+  check_hints(expected_hints(big, big_labels), 'busy machine, 2000x2000 room: its counts replace `solving…`')
+  check_shown('boxls: Maze #1 is solved; its solution is written', ':BoxSolve writes the solution once it is found, and says so')
+  -- The first message may have been replaced before a capture saw it: the history has both.
+  ex('messages')
+  local _, history = check_shown('boxls: Maze #1 is still being solved; its solution is written when it is found', ':BoxSolve on a maze still solving says it waits (:messages)')
+  local order = screen_text(history)
+  check(
+    (order:find('still being solved', 1, true) or math.huge) < (order:find('is solved;', 1, true) or -1),
+    ':messages: first `still being solved`, then `solved`',
+    order
+  )
+  press('Enter')
+  ls = screen()
+  local rows_ok = true
+  for lnum = 1, HEIGHT - 3 do
+    rows_ok = rows_ok and drawn(ls, lnum) == big[lnum + 1]:sub(1, WIDTH - SIGNS)
+  end
+  check(rows_ok, 'nowrap: each screen row shows the start of the next 2000-cell maze row', screen_text(ls))
+  press('G')
+  check_shown('; solution: ' .. answer:sub(1, WIDTH - SIGNS - 12), ':BoxSolve wrote the optimal solution after the last row')
+  snapshot('big-solved')
   stop_spinners()
+
+  ---------------------------------------------------------------------------
+  -- Commands are the .box buffers' own.
+  write(tmp .. '/notes.txt', sample)
+  ex('edit notes.txt')
+  ex('BoxSolve')
+  check_shown('E492: Not an editor command: BoxSolve', ':BoxSolve exists only in .box buffers')
+
+  -- :checkhealth boxls with everything in place.
+  local version = vim.trim(boxls_cli('--version'))
+  ex('edit sample.box')
+  ex('checkhealth boxls')
+  check_shown('OK ' .. version .. ' (', ':checkhealth boxls: finds ' .. version)
+  check_shown('OK the boxls config is enabled', ':checkhealth boxls: the config is enabled')
+  snapshot('checkhealth')
+
+  ---------------------------------------------------------------------------
+  -- No boxls on PATH: said at start-up, and by :checkhealth boxls.
+  write(tmp .. '/fresh.box', sample)
+  start_nvim('fresh.box', path_without_boxls())
+  check_shown('boxls: `boxls` is not an executable on PATH', 'no boxls on PATH: setup() says so at start-up')
+  snapshot('no-boxls')
+  press('Enter')
+  ex('checkhealth boxls')
+  check_shown('ERROR `boxls` is not an executable on PATH', 'no boxls on PATH: :checkhealth boxls reports it')
+  snapshot('no-boxls-checkhealth')
 end
 
 local ok, err = xpcall(main, debug.traceback)
