@@ -31,19 +31,24 @@ vim.api.nvim_create_autocmd('LspAttach', {
 
 -- Cells: the player, the box and the target in three distinct bold colours, dead squares
 -- on a shaded background (which keeps the cell's own colour), in 256-colour terminals
--- (cterm) and with 'termguicolors' alike, for dark and light backgrounds.
+-- (cterm) and with 'termguicolors' alike, for dark and light backgrounds. Rock and free
+-- are for :BoxPlay's board (in the buffer they keep the colorscheme's colours).
 local palette = {
   dark = {
     BoxlsPlayer = { ctermfg = 39, fg = '#00afff', bold = true },
     BoxlsBox = { ctermfg = 214, fg = '#ffaf00', bold = true },
     BoxlsTarget = { ctermfg = 42, fg = '#00d787', bold = true },
     BoxlsDead = { ctermbg = 52, bg = '#5f0000' },
+    BoxlsRock = { ctermfg = 244, fg = '#808080' },
+    BoxlsFree = { ctermfg = 240, fg = '#585858' },
   },
   light = {
     BoxlsPlayer = { ctermfg = 25, fg = '#005faf', bold = true },
     BoxlsBox = { ctermfg = 130, fg = '#af5f00', bold = true },
     BoxlsTarget = { ctermfg = 28, fg = '#008700', bold = true },
     BoxlsDead = { ctermbg = 224, bg = '#ffd7d7' },
+    BoxlsRock = { ctermfg = 244, fg = '#808080' },
+    BoxlsFree = { ctermfg = 250, fg = '#bcbcbc' },
   },
 }
 

@@ -74,7 +74,7 @@ end
 --- The cells of one terminal line with their colours: { char, fg, bg } each, from the
 --- SGR escapes tmux reports (fg/bg as the escape's colour parameters, '' for default).
 local function cells(ansi_line)
-  local out, fg, bg = {}, '', ''
+  local out, fg, bg, bold = {}, '', '', false
   local i = 1
   while i <= #ansi_line do
     local sgr, after = ansi_line:match('^\27%[([%d;:]*)m()', i)
@@ -84,7 +84,11 @@ local function cells(ansi_line)
       while k <= #ps do
         local p = tonumber(ps[k]) or 0
         if p == 0 then
-          fg, bg = '', ''
+          fg, bg, bold = '', '', false
+        elseif p == 1 then
+          bold = true
+        elseif p == 22 then
+          bold = false
         elseif p == 38 or p == 48 or p == 58 then
           local n = ps[k + 1] == '5' and 2 or 4
           local colour = table.concat(vim.list_slice(ps, k + 1, k + n), ';')
@@ -108,15 +112,59 @@ local function cells(ansi_line)
       i = after
     else
       local char = ansi_line:match('^[%z\1-\127\194-\244][\128-\191]*', i)
-      out[#out + 1] = { char = char, fg = fg, bg = bg }
+      out[#out + 1] = { char = char, fg = fg, bg = bg, bold = bold }
       i = i + #char
     end
   end
   return out
 end
 
+--- A colour as cells() reports it ('5;N', '2;R;G;B', '3x'/'9x' or '4x'/'10x'), in CSS.
+local function css_colour(code, default)
+  local n = tonumber((code or ''):match('^5;(%d+)$'))
+  local r, g, b = (code or ''):match('^2;(%d+);(%d+);(%d+)$')
+  local basic = tonumber(code)
+  if basic then
+    n = basic % 10 + ((basic >= 90) and 8 or 0)
+  end
+  if r then
+    return string.format('#%02x%02x%02x', r, g, b)
+  elseif not n then
+    return default
+  elseif n < 16 then
+    local base = { '000000', 'cd0000', '00cd00', 'cdcd00', '0000ee', 'cd00cd', '00cdcd', 'e5e5e5',
+      '7f7f7f', 'ff0000', '00ff00', 'ffff00', '5c5cff', 'ff00ff', '00ffff', 'ffffff' }
+    return '#' .. base[n + 1]
+  elseif n < 232 then
+    local steps = { 0, 95, 135, 175, 215, 255 }
+    n = n - 16
+    return string.format('#%02x%02x%02x', steps[math.floor(n / 36) + 1], steps[math.floor(n / 6) % 6 + 1], steps[n % 6 + 1])
+  end
+  local grey = 8 + (n - 232) * 10
+  return string.format('#%02x%02x%02x', grey, grey, grey)
+end
+
+--- The screen as a self-contained HTML page (to look at, or to screenshot).
+local function screen_html(ansi)
+  local out = {
+    '<!doctype html><meta charset="utf-8"><style>body{margin:0;background:#14161b}'
+      .. 'pre{margin:8px;font:15px/1.25 "DejaVu Sans Mono",monospace;color:#e0e2ea}</style><pre>',
+  }
+  for _, line in ipairs(ansi) do
+    for _, c in ipairs(cells(line)) do
+      local ch = c.char == '<' and '&lt;' or c.char == '&' and '&amp;' or c.char == '>' and '&gt;' or c.char
+      local style = string.format('color:%s;background:%s%s', css_colour(c.fg, '#e0e2ea'), css_colour(c.bg, '#14161b'), c.bold and ';font-weight:bold' or '')
+      out[#out + 1] = string.format('<span style="%s">%s</span>', style, ch)
+    end
+    out[#out + 1] = '\n'
+  end
+  out[#out + 1] = '</pre>'
+  return table.concat(out)
+end
+
 local shots = 0
---- Keeps the current screen (text and colours) in BOXLS_SCREEN_OUT as NN-name.{txt,ans}.
+--- Keeps the current screen in BOXLS_SCREEN_OUT as NN-name.txt (text), .ans (with the
+--- terminal's colour escapes) and .html (drawn).
 local function snapshot(name)
   if not out_dir then
     return
@@ -124,7 +172,9 @@ local function snapshot(name)
   shots = shots + 1
   local base = string.format('%s/%02d-%s', out_dir, shots, name)
   vim.fn.writefile(screen(), base .. '.txt')
-  vim.fn.writefile(screen_ansi(), base .. '.ans')
+  local ansi = screen_ansi()
+  vim.fn.writefile(ansi, base .. '.ans')
+  vim.fn.writefile(vim.split(screen_html(ansi), '\n', { plain = true }), base .. '.html')
 end
 
 --- Types `keys` as tmux key names (`Escape`, `Enter`, `C-w`, ...), one argument each.
@@ -470,6 +520,7 @@ local function main()
   ex('BoxSolve')
   check_shown('Maze #2 is unsolvable: ', ':BoxSolve in an unsolvable maze says so')
   snapshot('boxsolve-unsolvable')
+
 
   ---------------------------------------------------------------------------
   -- The same on a busy machine, for the sample turned each other way (new content,

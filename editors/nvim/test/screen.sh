@@ -4,7 +4,8 @@
 #
 #   editors/nvim/test/screen.sh [NVIM]      # NVIM: the Neovim to test (default: nvim)
 #
-# BOXLS_SCREEN_OUT=DIR keeps every captured screen (.txt and .ans with colours) in DIR.
+# BOXLS_SCREEN_OUT=DIR keeps every captured screen in DIR (.txt, .ans with the colour
+# escapes, .html drawn, and .png where Chromium is installed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 nvim=${1:-nvim}
@@ -15,4 +16,18 @@ if ! command -v tmux >/dev/null; then
 fi
 
 cd "$root"
-exec "$nvim" -l editors/nvim/test/screen.lua
+status=0
+"$nvim" -l editors/nvim/test/screen.lua || status=$?
+
+# Screenshots of the kept screens, where a Chromium is at hand (for reviewers' eyes).
+out=${BOXLS_SCREEN_OUT:-}
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$out" ] && [ -n "$browser" ]; then
+  for page in "$out"/*.html; do
+    [ -e "$page" ] || continue
+    timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+      --window-size=1000,830 --screenshot="${page%.html}.png" "file://$(realpath "$page")" \
+      >/dev/null 2>&1 || echo "screen.sh: no screenshot of $page" >&2
+  done
+fi
+exit $status
