@@ -26,7 +26,7 @@ if [ -n "$out" ] && [ -n "$browser" ]; then
   for page in "$out"/*.html; do
     [ -e "$page" ] || continue
     timeout 60 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-      --window-size=1000,830 --screenshot="${page%.html}.png" "file://$(realpath "$page")" \
+      --window-size=1110,830 --screenshot="${page%.html}.png" "file://$(realpath "$page")" \
       >/dev/null 2>&1 || echo "screen.sh: no screenshot of $page" >&2
   done
 fi
