@@ -109,7 +109,7 @@ end
 function M.mazes(client, bufnr, callback)
   local params = { textDocument = vim.lsp.util.make_text_document_params(bufnr) }
   client:request('textDocument/documentSymbol', params, function(err, symbols)
-    callback(not err and (symbols or {}) or nil, err and err.message)
+    callback(not err and type(symbols) == 'table' and symbols or (not err and {} or nil), err and err.message)
   end, bufnr)
 end
 
@@ -181,17 +181,22 @@ end
 ---------------------------------------------------------------------------
 -- :BoxSolve and :BoxSolveAll
 
---- Requests the code actions of `kind` at the cursor and applies the first one.
+--- Requests the code actions of `kind` at `range` (the cursor's when it was asked) and
+--- applies the first one.
 ---@param client vim.lsp.Client
 ---@param bufnr integer
+---@param range lsp.Range
 ---@param kind string
 ---@param callback fun(applied: boolean)
-local function apply_action(client, bufnr, kind, callback)
-  local params = vim.lsp.util.make_range_params(0, client.offset_encoding) --[[@as lsp.CodeActionParams]]
-  params.context = { only = { kind }, diagnostics = {}, triggerKind = 1 }
+local function apply_action(client, bufnr, range, kind, callback)
+  local params = {
+    textDocument = vim.lsp.util.make_text_document_params(bufnr),
+    range = range,
+    context = { only = { kind }, diagnostics = {}, triggerKind = 1 },
+  }
   client:request('textDocument/codeAction', params, function(err, actions)
     local chosen
-    for _, action in ipairs(err == nil and actions or {}) do
+    for _, action in ipairs(err == nil and type(actions) == 'table' and actions or {}) do
       local k = action.kind or ''
       if not chosen and (k == kind or k:sub(1, #kind + 1) == kind .. '.') then
         chosen = action
@@ -211,11 +216,12 @@ local function apply_action(client, bufnr, kind, callback)
   end, bufnr)
 end
 
---- How long `:BoxSolve` waits for a maze still being solved: the solve time limit and
---- a little more.
+--- How long `:BoxSolve` waits at most for a maze still being solved. The server stops a
+--- solve at its time limit (the maze is then "not solved"), so this is only a backstop:
+--- three times that limit and a little more.
 local function solve_wait_ms(client)
   local timeout = vim.tbl_get(client.settings or {}, 'boxls', 'solve', 'timeoutMs')
-  return (tonumber(timeout) or 10000) + 2000
+  return 3 * (tonumber(timeout) or 10000) + 5000
 end
 
 --- Writes (or replaces) the `; solution:` line of the maze under the cursor. If that maze
@@ -228,10 +234,12 @@ function M.solve()
     return notify('the language server is not attached to this buffer (see :checkhealth boxls)', vim.log.levels.WARN)
   end
   local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
+  -- Every attempt asks about the maze under the cursor now, wherever the cursor goes next.
+  local range = vim.lsp.util.make_range_params(0, client.offset_encoding).range
   local deadline = vim.uv.now() + solve_wait_ms(client)
   local waiting = nil ---@type string? the maze waited for
   local function attempt()
-    apply_action(client, bufnr, M.SOLVE_KIND, function(applied)
+    apply_action(client, bufnr, range, M.SOLVE_KIND, function(applied)
       if applied then
         if waiting then
           notify(waiting .. ' is solved; its solution is written')
@@ -248,11 +256,7 @@ function M.solve()
             waiting = symbol.name:match('^(Maze #%d+)') or symbol.name
             notify(M.why_no_solution(bufnr, symbol) .. '; its solution is written when it is found')
           end
-          return vim.defer_fn(function()
-            if vim.api.nvim_get_current_buf() == bufnr then
-              attempt()
-            end
-          end, 200)
+          return vim.defer_fn(attempt, 200)
         end
         notify(M.why_no_solution(bufnr, symbol), vim.log.levels.WARN)
       end)
@@ -269,7 +273,8 @@ function M.solve_all()
   if not client then
     return notify('the language server is not attached to this buffer (see :checkhealth boxls)', vim.log.levels.WARN)
   end
-  apply_action(client, bufnr, M.SOLVE_ALL_KIND, function(applied)
+  local range = vim.lsp.util.make_range_params(0, client.offset_encoding).range
+  apply_action(client, bufnr, range, M.SOLVE_ALL_KIND, function(applied)
     if applied then
       return
     end
