@@ -22,6 +22,12 @@ local commands = {
     end,
     'boxls: write the optimal solution of every maze',
   },
+  BoxPlay = {
+    function()
+      require('boxls.play').open()
+    end,
+    'boxls: play the optimal solution of the maze under the cursor in a floating window',
+  },
 }
 local undo = { 'setlocal commentstring< comments< textwidth< wrap< signcolumn<' }
 for name, command in pairs(commands) do

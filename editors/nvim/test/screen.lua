@@ -453,6 +453,143 @@ local function path_without_boxls()
   return table.concat(dirs, ':')
 end
 
+--- :BoxPlay's glyphs (its board is checked cell by cell against these).
+local GLYPH = { rock = '█', free = '·', target = '◎', box = '■', box_on_target = '▣', player = '●' }
+local DIRS = { n = { -1, 0 }, s = { 1, 0 }, e = { 0, 1 }, w = { 0, -1 } }
+
+--- The board of `rows` after the first `k` moves of `path`, drawn in GLYPH, played out
+--- here from the rules (a move into the box pushes it).
+local function board_after(rows, path, k)
+  local player, box
+  for r, row in ipairs(rows) do
+    player = player or (row:find('S', 1, true) and { r, row:find('S', 1, true) })
+    box = box or (row:find('B', 1, true) and { r, row:find('B', 1, true) })
+  end
+  for i = 1, k do
+    local d = DIRS[path:sub(i, i):lower()]
+    player = { player[1] + d[1], player[2] + d[2] }
+    if player[1] == box[1] and player[2] == box[2] then
+      box = { box[1] + d[1], box[2] + d[2] }
+    end
+  end
+  local out = {}
+  for r, row in ipairs(rows) do
+    local glyphs = {}
+    for c = 1, #row do
+      local cell = row:sub(c, c)
+      if box[1] == r and box[2] == c then
+        glyphs[c] = cell == 'T' and GLYPH.box_on_target or GLYPH.box
+      elseif player[1] == r and player[2] == c then
+        glyphs[c] = GLYPH.player
+      else
+        glyphs[c] = cell == '#' and GLYPH.rock or cell == 'T' and GLYPH.target or GLYPH.free
+      end
+    end
+    out[r] = table.concat(glyphs)
+  end
+  return out
+end
+
+--- The characters of a screen line (each one cell wide here).
+local function chars(line)
+  local out = {}
+  for ch in line:gmatch('[%z\1-\127\194-\244][\128-\191]*') do
+    out[#out + 1] = ch
+  end
+  return out
+end
+
+--- :BoxPlay's window as drawn: its status numbers and the `height` board rows above
+--- the status line, `width` cells from the status line's first column. Nil if not shown.
+local function player_window(ls, height, width)
+  for i, l in ipairs(ls) do
+    local cs = chars(l)
+    local line = table.concat(cs)
+    local s, _, k, m, p, pp = line:find('move (%d+) of (%d+) · push (%d+) of (%d+)')
+    if s then
+      local col = #chars(line:sub(1, s - 1)) + 1
+      local board = {}
+      for r = i - height, i - 1 do
+        board[#board + 1] = table.concat(vim.list_slice(chars(ls[r] or ''), col, col + width - 1))
+      end
+      return { k = tonumber(k), moves = tonumber(m), push = tonumber(p), pushes = tonumber(pp), board = board, row = i, col = col, status = line }
+    end
+  end
+end
+
+--- :BoxPlay on the sample's maze 3 (the sample is open, idle): open, animate, pause,
+--- step, colours, close.
+local function check_boxplay(sample)
+  local rows3 = vim.list_slice(sample, 6, 12)
+  local path3 = vim.fn.readfile(root .. '/examples/sample.out')[8] -- maze 3's moves
+  local moves3, pushes3 = #path3, select(2, path3:gsub('[NSEW]', ''))
+  ex('9') -- maze 3, the box's row
+  ex('BoxPlay')
+  local w
+  local opened = wait_screen(function(l)
+    w = player_window(l, #rows3, #rows3[1])
+    return w ~= nil and w.k > 0
+  end)
+  if not check(opened and w.moves == moves3 and w.pushes == pushes3, string.format(':BoxPlay opens a window playing maze 3: `move k of %d · push p of %d`', moves3, pushes3), screen_text()) then
+    return
+  end
+  local k0 = w and w.k or 0
+  local advancing = wait_screen(function(l)
+    w = player_window(l, #rows3, #rows3[1])
+    return w ~= nil and w.k > k0
+  end)
+  check(advancing, string.format(':BoxPlay animates: the move count goes on by itself (%d, then %d)', k0, w and w.k or -1))
+  snapshot('boxplay-playing')
+  press('Space')
+  local paused = wait_screen(function(l)
+    w = player_window(l, #rows3, #rows3[1])
+    return w ~= nil and w.status:find('· paused', 1, true) ~= nil
+  end)
+  check(paused, ':BoxPlay: space pauses', w and w.status)
+  local k = w and w.k or 0
+  local function board_is(frame, what)
+    local ok, l = wait_screen(function(l)
+      w = player_window(l, #rows3, #rows3[1])
+      return w ~= nil and w.k == frame and table.concat(w.board, '\n') == table.concat(board_after(rows3, path3, frame), '\n')
+    end)
+    check(ok, what, 'expected move ' .. frame .. ':\n' .. table.concat(board_after(rows3, path3, frame), '\n') .. '\nscreen:\n' .. screen_text(l))
+    return ok
+  end
+  board_is(k, string.format(':BoxPlay: paused at move %d, the board shows the player and box after %d moves', k, k))
+  vim.wait(1000)
+  board_is(k, ':BoxPlay: still at move ' .. k .. ' a second later (paused)')
+  press('l')
+  board_is(k + 1, ':BoxPlay: l steps forward one move')
+  press('Left')
+  press('h')
+  board_is(k - 1, ':BoxPlay: ← and h step back one move each')
+  press('$')
+  board_is(moves3, ':BoxPlay: $ shows the last move: the box on the target')
+  snapshot('boxplay-end')
+  -- Colours in the window: the player's and the box's own, dead squares shaded.
+  local ansi = screen_ansi()
+  local function float_cell(r, c)
+    return cells(ansi[w.row - #rows3 + r - 1] or '')[w.col + c - 1] or {}
+  end
+  local corner = float_cell(2, 5) -- maze row 2, column 5: the dead corner
+  local live = float_cell(4, 3)
+  check(corner.bg ~= '' and corner.bg ~= live.bg, ':BoxPlay: dead squares shaded in the window', vim.inspect({ corner, live }))
+  press('q')
+  local closed = wait_screen(function(l)
+    return player_window(l, #rows3, #rows3[1]) == nil
+  end)
+  check(closed, ':BoxPlay: q closes the window')
+  ex('BoxPlay')
+  wait_screen(function(l)
+    return player_window(l, #rows3, #rows3[1]) ~= nil
+  end)
+  press('Escape')
+  closed = wait_screen(function(l)
+    return player_window(l, #rows3, #rows3[1]) == nil
+  end)
+  check(closed, ':BoxPlay: Esc closes the window')
+end
+
 ---------------------------------------------------------------------------
 
 local function main()
@@ -521,6 +658,12 @@ local function main()
   check_shown('Maze #2 is unsolvable: ', ':BoxSolve in an unsolvable maze says so')
   snapshot('boxsolve-unsolvable')
 
+  ---------------------------------------------------------------------------
+  -- :BoxPlay: maze 3 played in a floating window.
+  check_boxplay(sample)
+  ex('4') -- maze 2's row
+  ex('BoxPlay')
+  check_shown('boxls: nothing to play: Maze #2 is unsolvable: ', ':BoxPlay in an unsolvable maze says so')
 
   ---------------------------------------------------------------------------
   -- The same on a busy machine, for the sample turned each other way (new content,
@@ -545,6 +688,8 @@ local function main()
   snapshot('turned-broken')
   ex('BoxSolve')
   check_shown('Maze #1 has 1 error; fix it first (line 2: ', ':BoxSolve in a broken maze names its error')
+  ex('BoxPlay')
+  check_shown('boxls: nothing to play: Maze #1 has 1 error; fix it first (line 2: ', ':BoxPlay in a broken maze says so')
   ex('2')
   -- Fixed with a `.` in front: `.T...BS` is new content (a fresh solve), 4 pushes west.
   press('0')

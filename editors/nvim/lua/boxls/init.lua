@@ -216,10 +216,10 @@ local function apply_action(client, bufnr, range, kind, callback)
   end, bufnr)
 end
 
---- How long `:BoxSolve` waits at most for a maze still being solved. The server stops a
+--- How long `:BoxSolve` and `:BoxPlay` wait at most for a maze still being solved. The server stops a
 --- solve at its time limit (the maze is then "not solved"), so this is only a backstop:
 --- three times that limit and a little more.
-local function solve_wait_ms(client)
+function M.solve_wait_ms(client)
   local timeout = vim.tbl_get(client.settings or {}, 'boxls', 'solve', 'timeoutMs')
   return 3 * (tonumber(timeout) or 10000) + 5000
 end
@@ -236,9 +236,11 @@ function M.solve()
   local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
   -- Every attempt asks about the maze under the cursor now, wherever the cursor goes next.
   local range = vim.lsp.util.make_range_params(0, client.offset_encoding).range
-  local deadline = vim.uv.now() + solve_wait_ms(client)
+  local deadline = vim.uv.now() + M.solve_wait_ms(client)
   local waiting = nil ---@type string? the maze waited for
-  local function attempt()
+  -- `solved_seen`: the maze was reported solved after an attempt found no action; the
+  -- solve may have finished between the two requests, so one more attempt decides.
+  local function attempt(solved_seen)
     apply_action(client, bufnr, range, M.SOLVE_KIND, function(applied)
       if applied then
         if waiting then
@@ -257,6 +259,9 @@ function M.solve()
             notify(M.why_no_solution(bufnr, symbol) .. '; its solution is written when it is found')
           end
           return vim.defer_fn(attempt, 200)
+        end
+        if not solved_seen and (symbol.detail or ''):find(' push') then
+          return attempt(true)
         end
         notify(M.why_no_solution(bufnr, symbol), vim.log.levels.WARN)
       end)
