@@ -4,7 +4,7 @@
 use crate::maze::{
     first_line_break, parse, plural, Code, Diagnostic, Fix, Grid, Maze, ParsedFile, TextEdit,
 };
-use crate::solver::{self, Outcome, Solution};
+use crate::solver::{self, Outcome, Reason, Solution};
 
 /// A whole file with every maze solved: what `boxls check` reports.
 pub struct FileReport {
@@ -26,7 +26,7 @@ pub fn check_text(text: &str) -> FileReport {
     let mut diagnostics = parsed.diagnostics.clone();
     for (maze, outcome) in parsed.mazes.iter().zip(&outcomes) {
         if let Some(outcome) = outcome {
-            diagnostics.extend(solver_diagnostics(text, maze, outcome));
+            diagnostics.extend(outcome_diagnostics(text, maze, outcome));
         }
     }
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
@@ -37,10 +37,15 @@ pub fn check_text(text: &str) -> FileReport {
     }
 }
 
-/// `unsolvable`, `solution-illegal` and `solution-not-optimal` for one solved maze.
-pub fn solver_diagnostics(text: &str, maze: &Maze, outcome: &Outcome) -> Vec<Diagnostic> {
+/// `unsolvable`, `solution-illegal` and `solution-not-optimal` for one solved maze:
+/// `optimum` is its optimal solution, or why it has none.
+pub fn solver_diagnostics(
+    text: &str,
+    maze: &Maze,
+    optimum: Result<&Solution, Reason>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if let Outcome::Unsolvable(reason) = outcome {
+    if let Err(reason) = optimum {
         out.push(Diagnostic::new(
             Code::Unsolvable,
             maze.header.clone(),
@@ -48,19 +53,24 @@ pub fn solver_diagnostics(text: &str, maze: &Maze, outcome: &Outcome) -> Vec<Dia
         ));
     }
     if let (Some(line), Some(grid)) = (&maze.solution, &maze.grid) {
-        let optimum = match outcome {
-            Outcome::Solved(solution) => Some(solution),
-            Outcome::Unsolvable(_) => None,
-        };
         out.extend(check_recorded(
             text,
             grid,
             line.moves.clone(),
             line.line.clone(),
-            optimum,
+            optimum.ok(),
         ));
     }
     out
+}
+
+/// [`solver_diagnostics`] for a solver [`Outcome`].
+pub fn outcome_diagnostics(text: &str, maze: &Maze, outcome: &Outcome) -> Vec<Diagnostic> {
+    let optimum = match outcome {
+        Outcome::Solved(solution) => Ok(solution),
+        Outcome::Unsolvable(reason) => Err(*reason),
+    };
+    solver_diagnostics(text, maze, optimum)
 }
 
 /// Replays a recorded solution and compares it with the optimum.

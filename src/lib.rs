@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod ide;
 pub mod lsp;
 pub mod maze;
 pub mod solver;

@@ -1,129 +1,130 @@
-//! Code actions: insert or replace one maze's solution line, insert all of them, and
-//! the quick fixes the diagnostics carry. Also the `boxls.insertSolution` command
-//! behind the code lens.
+//! Code actions: the IDE layer's actions as `CodeAction` literals (the edit of
+//! "Insert all" filled in by `codeAction/resolve` when the client can), or as
+//! `Command`s for clients without literal support; and the commands behind them.
 
 use std::collections::HashMap;
 use std::ops::Range;
 
+use serde_json::{json, Value};
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit as LspTextEdit, Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, Command, TextEdit as LspTextEdit, Uri,
+    WorkspaceEdit,
 };
 
-use super::diagnostics::{core_diagnostics, to_lsp};
-use super::solves::SolveResult;
-use super::state::{Status, View};
-use crate::analysis::solution_edit;
-use crate::maze::{Maze, TextEdit};
-use crate::solver::Outcome;
+use super::diagnostics::to_lsp;
+use super::state::{ClientSupport, View};
+use crate::ide::{self, Action, ActionKind, ActionKinds};
+use crate::maze::TextEdit;
 
-pub const INSERT_ONE: &str = "Insert optimal solution";
-pub const INSERT_ALL: &str = "Insert all optimal solutions";
 pub const INSERT_ALL_KIND: &str = "source.boxls.insertAllSolutions";
-/// The command the code lens runs; arguments: the document URI and the maze index.
+/// Inserts one maze's solution; arguments: the document URI and the maze index.
 pub const INSERT_COMMAND: &str = "boxls.insertSolution";
+/// Inserts every maze's solution; argument: the document URI.
+pub const INSERT_ALL_COMMAND: &str = "boxls.insertAllSolutions";
+/// Applies a `WorkspaceEdit` (the quick fixes, for clients that only run commands).
+pub const APPLY_EDIT_COMMAND: &str = "boxls.applyEdit";
+pub const COMMANDS: [&str; 3] = [INSERT_COMMAND, INSERT_ALL_COMMAND, APPLY_EDIT_COMMAND];
 
 pub fn code_actions(
     view: &View,
     uri: &Uri,
     range: Range<usize>,
     only: Option<&[CodeActionKind]>,
+    support: ClientSupport,
 ) -> Vec<CodeActionOrCommand> {
-    let wanted = |kind: &CodeActionKind| {
+    let actions = ide::actions(&view.file(), range, wanted_kinds(only));
+    if support.code_action_literals {
+        actions
+            .into_iter()
+            .map(|action| CodeActionOrCommand::CodeAction(literal(view, uri, action, support)))
+            .collect()
+    } else if support.apply_edit {
+        actions
+            .into_iter()
+            .map(|action| CodeActionOrCommand::Command(command(view, uri, action)))
+            .collect()
+    } else {
+        // Neither form could change the document.
+        Vec::new()
+    }
+}
+
+fn wanted_kinds(only: Option<&[CodeActionKind]>) -> ActionKinds {
+    let wanted = |kind: &str| {
         only.is_none_or(|only| {
             only.iter().any(|prefix| {
-                kind.as_str() == prefix.as_str()
-                    || kind.as_str().starts_with(&format!("{}.", prefix.as_str()))
+                kind == prefix.as_str() || kind.starts_with(&format!("{}.", prefix.as_str()))
             })
         })
     };
-    let mut actions = Vec::new();
-    if wanted(&CodeActionKind::QUICKFIX) {
-        actions.extend(quick_fixes(view, uri, &range));
+    ActionKinds {
+        quick_fix: wanted(CodeActionKind::QUICKFIX.as_str()),
+        insert_solution: wanted(CodeActionKind::REFACTOR_REWRITE.as_str()),
+        insert_all: wanted(INSERT_ALL_KIND),
     }
-    if wanted(&CodeActionKind::REFACTOR_REWRITE) {
-        actions.extend(insert_one(view, uri, range.start));
-    }
-    if wanted(&CodeActionKind::new(INSERT_ALL_KIND)) {
-        actions.extend(insert_all(view, uri));
-    }
-    actions
-        .into_iter()
-        .map(CodeActionOrCommand::CodeAction)
-        .collect()
 }
 
-fn quick_fixes(view: &View, uri: &Uri, range: &Range<usize>) -> Vec<CodeAction> {
-    core_diagnostics(view)
-        .into_iter()
-        .filter(|d| d.range.start <= range.end && range.start <= d.range.end)
-        .filter_map(|diagnostic| {
-            let fix = diagnostic.fix.as_ref()?;
-            Some(CodeAction {
-                title: fix.title.clone(),
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![to_lsp(view, &diagnostic)]),
-                edit: Some(workspace_edit(view, uri, &fix.edits)),
-                is_preferred: Some(true),
-                ..CodeAction::default()
-            })
-        })
-        .collect()
+fn kind(kind: ActionKind) -> CodeActionKind {
+    match kind {
+        ActionKind::QuickFix => CodeActionKind::QUICKFIX,
+        ActionKind::InsertSolution => CodeActionKind::REFACTOR_REWRITE,
+        ActionKind::InsertAll => CodeActionKind::new(INSERT_ALL_KIND),
+    }
 }
 
-fn insert_one(view: &View, uri: &Uri, offset: usize) -> Option<CodeAction> {
-    let (maze, status) = view.maze_at(offset)?;
-    let edit = solution_change(view, maze, status)?;
-    Some(CodeAction {
-        title: INSERT_ONE.to_string(),
-        kind: Some(CodeActionKind::REFACTOR_REWRITE),
-        edit: Some(workspace_edit(view, uri, &[edit])),
+fn literal(view: &View, uri: &Uri, action: Action, support: ClientSupport) -> CodeAction {
+    let (edit, data) = match action.edits {
+        Some(edits) => (Some(workspace_edit(view, uri, &edits)), None),
+        None if support.code_action_resolve => (
+            None,
+            Some(json!({ "uri": uri.as_str(), "version": view.version })),
+        ),
+        None => {
+            let edits = ide::all_solution_edits(&view.file());
+            (Some(workspace_edit(view, uri, &edits)), None)
+        }
+    };
+    CodeAction {
+        title: action.title,
+        kind: Some(kind(action.kind)),
+        diagnostics: action.diagnostic.map(|d| vec![to_lsp(view, &d)]),
+        is_preferred: (action.kind == ActionKind::QuickFix).then_some(true),
+        edit,
+        data,
         ..CodeAction::default()
-    })
-}
-
-fn insert_all(view: &View, uri: &Uri) -> Option<CodeAction> {
-    let edits: Vec<TextEdit> = view
-        .mazes()
-        .filter_map(|(maze, status)| solution_change(view, maze, status))
-        .collect();
-    (!edits.is_empty()).then(|| CodeAction {
-        title: INSERT_ALL.to_string(),
-        kind: Some(CodeActionKind::new(INSERT_ALL_KIND)),
-        edit: Some(workspace_edit(view, uri, &edits)),
-        ..CodeAction::default()
-    })
-}
-
-/// The edit for the `boxls.insertSolution` command.
-pub fn insert_command_edit(view: &View, uri: &Uri, maze_index: usize) -> Option<WorkspaceEdit> {
-    let (maze, status) = view.mazes().find(|(maze, _)| maze.index == maze_index)?;
-    let edit = solution_change(view, maze, status)?;
-    Some(workspace_edit(view, uri, &[edit]))
-}
-
-/// The edit writing the optimal solution, if the maze is solved and does not already
-/// record exactly that.
-fn solution_change(view: &View, maze: &Maze, status: &Status) -> Option<TextEdit> {
-    let Status::Known(result) = status else {
-        return None;
-    };
-    let SolveResult::Done(analysis) = &**result else {
-        return None;
-    };
-    let Outcome::Solved(solution) = &analysis.outcome else {
-        return None;
-    };
-    if maze
-        .solution
-        .as_ref()
-        .is_some_and(|line| view.text[line.moves.clone()] == solution.path)
-    {
-        return None;
     }
-    Some(solution_edit(&view.text, maze, &solution.path))
 }
 
-fn workspace_edit(view: &View, uri: &Uri, edits: &[TextEdit]) -> WorkspaceEdit {
+fn command(view: &View, uri: &Uri, action: Action) -> Command {
+    match action.edits {
+        Some(edits) => Command {
+            title: action.title,
+            command: APPLY_EDIT_COMMAND.to_string(),
+            arguments: Some(vec![json!(workspace_edit(view, uri, &edits))]),
+        },
+        None => Command {
+            title: action.title,
+            command: INSERT_ALL_COMMAND.to_string(),
+            arguments: Some(vec![Value::String(uri.as_str().to_string())]),
+        },
+    }
+}
+
+/// `codeAction/resolve`: fills in the edit of "Insert all optimal solutions".
+pub fn resolve(view: &View, uri: &Uri, mut action: CodeAction) -> CodeAction {
+    if action.edit.is_none() {
+        let edits = ide::all_solution_edits(&view.file());
+        action.edit = Some(workspace_edit(view, uri, &edits));
+    }
+    action
+}
+
+/// The URI an unresolved action was made for.
+pub fn resolve_uri(action: &CodeAction) -> Option<Uri> {
+    action.data.as_ref()?.get("uri")?.as_str()?.parse().ok()
+}
+
+pub fn workspace_edit(view: &View, uri: &Uri, edits: &[TextEdit]) -> WorkspaceEdit {
     let edits = edits
         .iter()
         .map(|edit| LspTextEdit {

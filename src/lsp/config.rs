@@ -24,9 +24,23 @@ impl Default for Config {
 }
 
 impl Config {
+    /// What the IDE layer is asked to show.
+    pub fn ide_options(&self) -> crate::ide::Options {
+        crate::ide::Options {
+            inlay_hints: self.inlay_hints,
+            dead_squares: self.dead_squares,
+        }
+    }
+
     /// Reads the `boxls` section; missing or mistyped keys keep their defaults.
     pub fn from_json(section: &Value) -> Config {
-        let defaults = Config::default();
+        Config::default().updated(section)
+    }
+
+    /// This configuration with what `section` sets; missing or mistyped keys keep
+    /// their current values.
+    pub fn updated(&self, section: &Value) -> Config {
+        let defaults = *self;
         let get = |path: &[&str]| path.iter().try_fold(section, |value, key| value.get(key));
         let number = |path: &[&str]| get(path).and_then(Value::as_u64);
         let flag =

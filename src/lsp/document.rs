@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ropey::Rope;
@@ -34,17 +35,19 @@ impl Document {
     }
 
     /// Applies LSP content changes in order, reparsing incrementally after each.
+    /// `fail_halfway` is a test hook: a panic after the rope has changed.
     pub fn apply(
         &mut self,
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: Encoding,
+        fail_halfway: bool,
     ) {
         for change in changes {
             match change.range {
                 Some(range) => {
                     let bytes = byte_range(&self.rope, range, encoding);
-                    self.edit(bytes, &change.text);
+                    self.edit(bytes, &change.text, fail_halfway);
                 }
                 None => *self = Document::new(version, &change.text),
             }
@@ -54,11 +57,14 @@ impl Document {
 
     /// Replaces `bytes` (clamped to char boundaries by `byte_range`) with `new_text` in
     /// the rope, the text and the parse alike.
-    fn edit(&mut self, bytes: Range<usize>, new_text: &str) {
+    fn edit(&mut self, bytes: Range<usize>, new_text: &str, fail_halfway: bool) {
         let start = self.rope.byte_to_char(bytes.start);
         let end = self.rope.byte_to_char(bytes.end);
         self.rope.remove(start..end);
         self.rope.insert(start, new_text);
+        if fail_halfway {
+            panic!("injected panic while applying an edit");
+        }
         // Views share the text and the parse only while they answer a request; if one
         // still does, `make_mut` copies rather than changing what it sees.
         let text = Arc::make_mut(&mut self.text);
@@ -97,21 +103,32 @@ impl Documents {
         self.lock().insert(uri, Document::new(version, text));
     }
 
-    /// Applies changes; returns false for a document that is not open.
+    /// Applies changes as one transaction: if applying them panics, the document is
+    /// left exactly as it was (rebuilt from its rope, which is cheap to keep) and the
+    /// error says so.
     pub fn change(
         &self,
         uri: &Uri,
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: Encoding,
-    ) -> bool {
-        match self.lock().get_mut(uri) {
-            Some(document) => {
-                document.apply(version, changes, encoding);
-                true
-            }
-            None => false,
+        fail_halfway: bool,
+    ) -> Result<(), &'static str> {
+        let mut documents = self.lock();
+        let Some(document) = documents.get_mut(uri) else {
+            return Err("didChange for a document that is not open");
+        };
+        // Cloning a rope is O(1) (shared nodes); the text and parse are not kept, so
+        // the edit below still changes them in place.
+        let (old_rope, old_version) = (document.rope.clone(), document.version);
+        let applied = catch_unwind(AssertUnwindSafe(|| {
+            document.apply(version, changes, encoding, fail_halfway)
+        }));
+        if applied.is_err() {
+            *document = Document::new(old_version, &old_rope.to_string());
+            return Err("an edit could not be applied and was dropped (internal error)");
         }
+        Ok(())
     }
 
     pub fn close(&self, uri: &Uri) -> bool {

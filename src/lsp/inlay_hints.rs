@@ -2,20 +2,21 @@
 
 use tower_lsp_server::ls_types::{InlayHint, InlayHintLabel, Range};
 
-use super::state::{summary, View};
+use super::state::View;
+use crate::ide;
 
 pub fn inlay_hints(view: &View, visible: Range) -> Vec<InlayHint> {
     if !view.config.inlay_hints {
         return Vec::new();
     }
     let visible = view.byte_range(visible);
-    view.mazes()
+    view.file()
+        .mazes()
         .filter(|(maze, _)| maze.header.end >= visible.start && maze.header.start <= visible.end)
         .filter_map(|(maze, status)| {
-            let label = summary(status)?;
             Some(InlayHint {
                 position: view.position(maze.header.end),
-                label: InlayHintLabel::String(label),
+                label: InlayHintLabel::String(ide::summary(status)?),
                 kind: None,
                 text_edits: None,
                 tooltip: None,

@@ -2,8 +2,9 @@
 //!
 //! One file per feature (`diagnostics`, `inlay_hints`, `code_actions`, `hover`,
 //! `symbols`, `semantic_tokens`, `code_lens`), each an adapter: convert positions with
-//! `position`, call the core, convert back. `state` holds the document store and the
-//! change → solve → publish pipeline; `solves` runs solves off the request loop.
+//! `position`, call the IDE layer (`crate::ide`), convert back. `state` holds the
+//! document store and the change → solve → publish pipeline; `solves` runs solves off
+//! the request loop.
 
 mod code_actions;
 mod code_lens;
@@ -12,9 +13,11 @@ mod diagnostics;
 mod document;
 mod hover;
 mod inlay_hints;
+mod lru;
 mod memory;
 pub mod position;
 mod progress;
+mod replay;
 mod semantic_tokens;
 mod server;
 mod solves;
@@ -38,6 +41,9 @@ pub use server::Backend;
 pub struct Options {
     /// Makes the solver panic on mazes of exactly this many cells.
     pub panic_on_cells: Option<usize>,
+    /// Makes the handler of this method panic (`textDocument/didChange`: halfway
+    /// through applying the edit).
+    pub panic_in_method: Option<&'static str>,
 }
 
 /// `boxls/documentText`: the server's copy of a document, for debugging and tests.
@@ -59,6 +65,14 @@ struct InvalidMessageParams {
 impl Backend {
     async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
         self.text(&params.text_document.uri)
+    }
+
+    async fn replay(&self, params: replay::ReplayParams) -> Result<serde_json::Value> {
+        let uri = &params.text_document.uri;
+        let Some(view) = self.state().view(uri) else {
+            return Ok(serde_json::Value::Null);
+        };
+        self.guarded(replay::METHOD, || replay::replay(&view, params.position))
     }
 
     /// Answers a message the transport could not decode with its JSON-RPC error.
@@ -86,11 +100,11 @@ where
 {
     let shut_down = Arc::new(AtomicBool::new(false));
     let flag = shut_down.clone();
-    let (service, socket) =
-        LspService::build(move |client| Backend::new(client, options.panic_on_cells, flag))
-            .custom_method(DOCUMENT_TEXT, Backend::document_text)
-            .custom_method(transport::INVALID_MESSAGE, Backend::invalid_message)
-            .finish();
+    let (service, socket) = LspService::build(move |client| Backend::new(client, options, flag))
+        .custom_method(DOCUMENT_TEXT, Backend::document_text)
+        .custom_method(replay::METHOD, Backend::replay)
+        .custom_method(transport::INVALID_MESSAGE, Backend::invalid_message)
+        .finish();
     // Every message goes through `transport::pump` first, which stops after `exit`
     // (or the end of the input, which it passes on as `exit`).
     let (framed, pipe) = tokio::io::duplex(PIPE_BUFFER);

@@ -1,38 +1,53 @@
-//! The `LanguageServer` implementation: lifecycle, document sync, configuration, and
-//! dispatch of each request to its feature module.
+//! The `LanguageServer` implementation: lifecycle, document sync, configuration, what
+//! the client can do, and dispatch of each request to its feature module — every
+//! request's work under a panic guard, so a bug answers one request with an error
+//! instead of ending the server.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::code_actions::{self, INSERT_ALL_KIND, INSERT_COMMAND};
+use super::code_actions::{
+    self, APPLY_EDIT_COMMAND, COMMANDS, INSERT_ALL_COMMAND, INSERT_ALL_KIND,
+};
 use super::config::Config;
 use super::position::Encoding;
-use super::state::{ClientSupport, State};
-use super::{code_lens, hover, inlay_hints, semantic_tokens, symbols};
+use super::semantic_tokens::{self, Previous};
+use super::state::{ClientSupport, State, View};
+use super::{code_lens, diagnostics, hover, inlay_hints, symbols, Options};
+use crate::ide::{self, HoverFormat};
+
+/// How long the server waits for the client to answer one of its own requests.
+const CLIENT_ANSWER_WAIT: Duration = Duration::from_secs(10);
 
 pub struct Backend {
     client: Client,
     state: Arc<State>,
+    tokens: Previous,
+    options: Options,
     /// Set by `shutdown`: whether `exit` is a clean one.
     shut_down: Arc<AtomicBool>,
 }
 
 impl Backend {
-    pub fn new(
-        client: Client,
-        panic_on_cells: Option<usize>,
-        shut_down: Arc<AtomicBool>,
-    ) -> Backend {
+    pub fn new(client: Client, options: Options, shut_down: Arc<AtomicBool>) -> Backend {
         Backend {
-            state: Arc::new(State::new(client.clone(), panic_on_cells)),
+            state: Arc::new(State::new(client.clone(), options)),
             client,
+            tokens: Previous::default(),
+            options,
             shut_down,
         }
+    }
+
+    pub(super) fn state(&self) -> &State {
+        &self.state
     }
 
     /// The server's copy of a document's text, once checked against its rope and a
@@ -56,6 +71,43 @@ impl Backend {
         self.client.log_message(kind, message).await;
     }
 
+    /// Runs one request's work; a panic becomes an internal error answer and one log
+    /// message, and the server goes on.
+    pub(super) fn guarded<T>(&self, method: &str, work: impl FnOnce() -> T) -> Result<T> {
+        let injected = self.options.panic_in_method == Some(method);
+        catch_unwind(AssertUnwindSafe(|| {
+            if injected {
+                panic!("injected panic in {method}");
+            }
+            work()
+        }))
+        .map_err(|panic| {
+            let message = format!("internal error in {method}: {}", panic_message(&panic));
+            let client = self.client.clone();
+            let logged = message.clone();
+            tokio::spawn(async move { client.log_message(MessageType::ERROR, logged).await });
+            Error {
+                code: ErrorCode::InternalError,
+                message: message.into(),
+                data: None,
+            }
+        })
+    }
+
+    /// A view of the document and the work on it, guarded; `Ok(None)` for a document
+    /// that is not open.
+    fn with_view<T>(
+        &self,
+        method: &str,
+        uri: &Uri,
+        work: impl FnOnce(&View) -> T,
+    ) -> Result<Option<T>> {
+        let Some(view) = self.state.view(uri) else {
+            return Ok(None);
+        };
+        self.guarded(method, || work(&view)).map(Some)
+    }
+
     /// Re-solves and republishes after a change; the synchronous part runs before the
     /// first `.await`.
     async fn changed(&self, uri: &Uri) {
@@ -67,7 +119,8 @@ impl Backend {
             .await;
     }
 
-    async fn pull_configuration(&self) -> Option<Config> {
+    /// The client's `boxls` section, if it actually supplies one.
+    async fn pull_configuration(&self) -> Option<Value> {
         if !self.state.settings().support.configuration {
             return None;
         }
@@ -75,22 +128,48 @@ impl Backend {
             scope_uri: None,
             section: Some("boxls".to_string()),
         }];
-        let values = self.client.configuration(items).await.ok()?;
-        Some(Config::from_json(values.first().unwrap_or(&Value::Null)))
+        let answer = tokio::time::timeout(CLIENT_ANSWER_WAIT, self.client.configuration(items));
+        let values = answer.await.ok()?.ok()?;
+        values.into_iter().next().filter(Value::is_object)
     }
 
-    async fn apply_config(&self, config: Config) {
+    /// Applies a configuration section over the `initializationOptions`.
+    async fn apply_config(&self, section: &Value) {
+        let config = self.state.settings().initial.updated(section);
+        if config == self.state.settings().config {
+            return;
+        }
         self.state
             .update_settings(|settings| settings.config = config);
         self.state.solves.forget_limited();
         for uri in self.state.documents.uris() {
             self.changed(&uri).await;
         }
-        self.state.refresh_client(&self.client).await;
+        self.state.refresh_client(&self.client);
+    }
+
+    /// Sends `workspace/applyEdit`, within a bounded wait.
+    async fn apply_edit(&self, edit: WorkspaceEdit) -> Result<()> {
+        if !self.state.settings().support.apply_edit {
+            return Err(Error::invalid_request());
+        }
+        let answer = tokio::time::timeout(CLIENT_ANSWER_WAIT, self.client.apply_edit(edit)).await;
+        match answer {
+            Ok(result) => result.map(|_| ()),
+            Err(_) => Err(Error::internal_error()),
+        }
     }
 }
 
-fn capabilities(encoding: Encoding) -> ServerCapabilities {
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+fn capabilities(encoding: Encoding, support: ClientSupport) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(encoding.kind()),
         text_document_sync: Some(TextDocumentSyncCapability::Options(
@@ -108,6 +187,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
                 CodeActionKind::REFACTOR_REWRITE,
                 CodeActionKind::new(INSERT_ALL_KIND),
             ]),
+            resolve_provider: Some(support.code_action_resolve),
             ..CodeActionOptions::default()
         })),
         code_lens_provider: Some(CodeLensOptions {
@@ -118,13 +198,21 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: semantic_tokens::legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
-                range: None,
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                range: Some(true),
                 ..SemanticTokensOptions::default()
             },
         )),
+        diagnostic_provider: support.pull_diagnostics.then(|| {
+            DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                identifier: Some("boxls".to_string()),
+                inter_file_dependencies: false,
+                workspace_diagnostics: false,
+                ..DiagnosticOptions::default()
+            })
+        }),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![INSERT_COMMAND.to_string()],
+            commands: COMMANDS.iter().map(|c| c.to_string()).collect(),
             ..ExecuteCommandOptions::default()
         }),
         ..ServerCapabilities::default()
@@ -133,6 +221,14 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
 
 fn client_support(capabilities: &ClientCapabilities) -> ClientSupport {
     let workspace = capabilities.workspace.as_ref();
+    let document = capabilities.text_document.as_ref();
+    let markdown = document
+        .and_then(|d| d.hover.as_ref())
+        .and_then(|h| h.content_format.as_ref())
+        // A client that says nothing gets markdown, as before; one that lists formats
+        // gets markdown only if it lists it.
+        .is_none_or(|formats| formats.contains(&MarkupKind::Markdown));
+    let code_action = document.and_then(|d| d.code_action.as_ref());
     ClientSupport {
         configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
         progress: capabilities
@@ -152,6 +248,25 @@ fn client_support(capabilities: &ClientCapabilities) -> ClientSupport {
             .and_then(|w| w.semantic_tokens.as_ref())
             .and_then(|c| c.refresh_support)
             .unwrap_or(false),
+        diagnostic_refresh: workspace
+            .and_then(|w| w.diagnostics.as_ref())
+            .and_then(|c| c.refresh_support)
+            .unwrap_or(false),
+        pull_diagnostics: document.is_some_and(|d| d.diagnostic.is_some()),
+        hover_format: if markdown {
+            HoverFormat::Markdown
+        } else {
+            HoverFormat::PlainText
+        },
+        hierarchical_symbols: document
+            .and_then(|d| d.document_symbol.as_ref())
+            .and_then(|s| s.hierarchical_document_symbol_support)
+            .unwrap_or(false),
+        code_action_literals: code_action.is_some_and(|c| c.code_action_literal_support.is_some()),
+        code_action_resolve: code_action
+            .and_then(|c| c.resolve_support.as_ref())
+            .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
+        apply_edit: workspace.and_then(|w| w.apply_edit).unwrap_or(false),
     }
 }
 
@@ -172,9 +287,10 @@ impl LanguageServer for Backend {
             settings.encoding = encoding;
             settings.support = support;
             settings.config = config;
+            settings.initial = config;
         });
         Ok(InitializeResult {
-            capabilities: capabilities(encoding),
+            capabilities: capabilities(encoding, support),
             server_info: Some(ServerInfo {
                 name: "boxls".to_string(),
                 version: Some(env!("CARGO_PKG_VERSION").to_string()),
@@ -184,10 +300,8 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        if let Some(config) = self.pull_configuration().await {
-            if config != self.state.settings().config {
-                self.apply_config(config).await;
-            }
+        if let Some(section) = self.pull_configuration().await {
+            self.apply_config(&section).await;
         }
     }
 
@@ -201,36 +315,33 @@ impl LanguageServer for Backend {
         self.state
             .documents
             .open(document.uri.clone(), document.version, &document.text);
+        self.tokens.forget(&document.uri);
         self.changed(&document.uri).await;
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
         let encoding = self.state.settings().encoding;
-        let known = self.state.documents.change(
+        let applied = self.state.documents.change(
             &uri,
             params.text_document.version,
             &params.content_changes,
             encoding,
+            self.options.panic_in_method == Some("textDocument/didChange"),
         );
-        if known {
-            self.changed(&uri).await;
-        } else {
-            self.client
-                .log_message(
-                    MessageType::WARNING,
-                    format!(
-                        "didChange for a document that is not open: {}",
-                        uri.as_str()
-                    ),
-                )
-                .await;
+        match applied {
+            Ok(()) => self.changed(&uri).await,
+            Err(problem) => {
+                self.log(MessageType::WARNING, format!("{problem}: {}", uri.as_str()))
+                    .await
+            }
         }
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.state.documents.close(&uri);
+        self.tokens.forget(&uri);
         self.state.forget(&uri);
         self.state.publish_closed(&self.client, &uri).await;
         if self.state.documents.is_empty() {
@@ -239,104 +350,193 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let pushed = params.settings.get("boxls").map(Config::from_json);
-        let config = match pushed {
-            Some(config) => Some(config),
+        let pushed = params
+            .settings
+            .get("boxls")
+            .filter(|v| v.is_object())
+            .cloned();
+        let section = match pushed {
+            Some(section) => Some(section),
             None => self.pull_configuration().await,
         };
-        if let Some(config) = config {
-            self.apply_config(config).await;
+        if let Some(section) = section {
+            self.apply_config(&section).await;
         }
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        let Some(view) = self.state.view(&params.text_document.uri) else {
-            return Ok(None);
-        };
-        Ok(Some(inlay_hints::inlay_hints(&view, params.range)))
+        self.with_view(
+            "textDocument/inlayHint",
+            &params.text_document.uri,
+            |view| inlay_hints::inlay_hints(view, params.range),
+        )
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
-        let Some(view) = self.state.view(&uri) else {
-            return Ok(None);
+        let support = self.state.settings().support;
+        self.with_view("textDocument/codeAction", &uri, |view| {
+            let range = view.byte_range(params.range);
+            let only = params.context.only.as_deref();
+            code_actions::code_actions(view, &uri, range, only, support)
+        })
+    }
+
+    async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
+        let Some(uri) = code_actions::resolve_uri(&action) else {
+            return Ok(action);
         };
-        let range = view.byte_range(params.range);
-        let only = params.context.only.as_deref();
-        Ok(Some(code_actions::code_actions(&view, &uri, range, only)))
+        let resolved = self.with_view("codeAction/resolve", &uri, |view| {
+            code_actions::resolve(view, &uri, action.clone())
+        })?;
+        Ok(resolved.unwrap_or(action))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
-        if params.command != INSERT_COMMAND {
-            return Err(Error::invalid_params(format!(
-                "unknown command `{}`",
-                params.command
-            )));
-        }
-        let (uri, index) = match params.arguments.as_slice() {
-            [Value::String(uri), index] => (uri.parse::<Uri>().ok(), index.as_u64()),
-            _ => (None, None),
+        let edit = match params.command.as_str() {
+            APPLY_EDIT_COMMAND => match params.arguments.as_slice() {
+                [edit] => serde_json::from_value::<WorkspaceEdit>(edit.clone())
+                    .map_err(|_| Error::invalid_params("expected a WorkspaceEdit"))?,
+                _ => return Err(Error::invalid_params("expected a WorkspaceEdit")),
+            },
+            command if COMMANDS.contains(&command) => {
+                let Some((uri, index)) = command_target(command, &params.arguments) else {
+                    return Err(Error::invalid_params(match command {
+                        INSERT_ALL_COMMAND => "expected arguments [uri]",
+                        _ => "expected arguments [uri, maze index]",
+                    }));
+                };
+                let found =
+                    self.with_view("workspace/executeCommand", &uri, |view| match index {
+                        Some(index) => ide::insert_solution(&view.file(), index)
+                            .map(|edit| code_actions::workspace_edit(view, &uri, &[edit])),
+                        None => Ok(code_actions::workspace_edit(
+                            view,
+                            &uri,
+                            &ide::all_solution_edits(&view.file()),
+                        )),
+                    })?;
+                match found {
+                    None => return Err(Error::invalid_params("document is not open")),
+                    Some(Err(why)) => {
+                        self.client.show_message(MessageType::INFO, why).await;
+                        return Ok(None);
+                    }
+                    Some(Ok(edit)) => edit,
+                }
+            }
+            other => {
+                return Err(Error::invalid_params(format!("unknown command `{other}`")));
+            }
         };
-        let (Some(uri), Some(index)) = (uri, index) else {
-            return Err(Error::invalid_params(
-                "expected arguments [uri, maze index]",
-            ));
-        };
-        let edit = self
-            .state
-            .view(&uri)
-            .and_then(|view| code_actions::insert_command_edit(&view, &uri, index as usize));
-        if let Some(edit) = edit {
-            self.client.apply_edit(edit).await?;
-        }
+        self.apply_edit(edit).await?;
         Ok(None)
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let position = params.text_document_position_params;
-        let Some(view) = self.state.view(&position.text_document.uri) else {
-            return Ok(None);
-        };
-        let offset = view.offset(position.position);
-        Ok(hover::hover(&view, offset))
+        let format = self.state.settings().support.hover_format;
+        let hover = self.with_view("textDocument/hover", &position.text_document.uri, |view| {
+            hover::hover(view, view.offset(position.position), format)
+        })?;
+        Ok(hover.flatten())
     }
 
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        let Some(view) = self.state.view(&params.text_document.uri) else {
-            return Ok(None);
-        };
-        Ok(Some(DocumentSymbolResponse::Nested(
-            symbols::document_symbols(&view),
-        )))
+        let uri = params.text_document.uri;
+        let hierarchical = self.state.settings().support.hierarchical_symbols;
+        self.with_view("textDocument/documentSymbol", &uri, |view| {
+            symbols::document_symbols(view, &uri, hierarchical)
+        })
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        let Some(view) = self.state.view(&params.text_document.uri) else {
-            return Ok(None);
-        };
-        Ok(Some(symbols::folding_ranges(&view)))
+        self.with_view(
+            "textDocument/foldingRange",
+            &params.text_document.uri,
+            symbols::folding_ranges,
+        )
     }
 
     async fn semantic_tokens_full(
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        let Some(view) = self.state.view(&params.text_document.uri) else {
-            return Ok(None);
-        };
-        Ok(Some(SemanticTokensResult::Tokens(
-            semantic_tokens::semantic_tokens(&view),
-        )))
+        let uri = params.text_document.uri;
+        self.with_view("textDocument/semanticTokens/full", &uri, |view| {
+            SemanticTokensResult::Tokens(self.tokens.full(view, &uri))
+        })
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri;
+        let previous = params.previous_result_id;
+        self.with_view("textDocument/semanticTokens/full/delta", &uri, |view| {
+            self.tokens.delta(view, &uri, &previous)
+        })
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        self.with_view(
+            "textDocument/semanticTokens/range",
+            &params.text_document.uri,
+            |view| {
+                let bytes = view.byte_range(params.range);
+                SemanticTokensRangeResult::Tokens(SemanticTokens {
+                    result_id: None,
+                    data: semantic_tokens::tokens_in(view, bytes),
+                })
+            },
+        )
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
         let uri = params.text_document.uri;
-        let Some(view) = self.state.view(&uri) else {
-            return Ok(None);
-        };
-        Ok(Some(code_lens::code_lenses(&view, &uri)))
+        self.with_view("textDocument/codeLens", &uri, |view| {
+            code_lens::code_lenses(view, &uri)
+        })
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        let items = self
+            .with_view(
+                "textDocument/diagnostic",
+                &params.text_document.uri,
+                diagnostics::lsp_diagnostics,
+            )?
+            .unwrap_or_default();
+        Ok(DocumentDiagnosticReportResult::Report(
+            DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+                related_documents: None,
+                full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                    result_id: None,
+                    items,
+                },
+            }),
+        ))
+    }
+}
+
+/// The document and maze (none: every maze) a solution command is about.
+fn command_target(command: &str, arguments: &[Value]) -> Option<(Uri, Option<usize>)> {
+    match (command, arguments) {
+        (INSERT_ALL_COMMAND, [Value::String(uri)]) => Some((uri.parse().ok()?, None)),
+        (_, [Value::String(uri), index]) if command != INSERT_ALL_COMMAND => Some((
+            uri.parse().ok()?,
+            Some(usize::try_from(index.as_u64()?).ok()?),
+        )),
+        _ => None,
     }
 }

@@ -1,11 +1,12 @@
 //! Solving off the request loop: results cached by maze content (so an edit re-solves
 //! only the maze it touched), one shared job per maze however many documents want it,
 //! cancelled as soon as nobody does, stopped at the configured time limit, and
-//! reported with `$/progress` when slow.
+//! reported with `$/progress` when slow — from a task of its own, so a client that
+//! never answers can hold up nothing.
 //!
-//! The cache keeps every result an open document uses (its mazes are *pinned*) and,
-//! beyond those, at most [`CACHE_BYTES`] and [`CACHE_ENTRIES`] of the most recently
-//! used others.
+//! Results an open document uses are *pinned*: kept in a map of their own, never
+//! evicted. The others live in an LRU of at most [`CACHE_BYTES`] and
+//! [`CACHE_ENTRIES`]; every operation on either is O(1).
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -17,20 +18,14 @@ use tokio::sync::{watch, Semaphore};
 use tower_lsp_server::ls_types::MessageType;
 use tower_lsp_server::Client;
 
+use super::lru::Lru;
 use super::progress::Progress;
+use crate::ide::MazeStatus;
 use crate::maze::Grid;
 use crate::solver::{self, Analysis, Outcome};
 
-/// What became of a maze's solve.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SolveResult {
-    Done(Analysis),
-    TooLarge { cells: usize, limit: usize },
-    TimedOut { ms: u64 },
-    Failed(String),
-}
-
-pub type Shared = Arc<SolveResult>;
+/// A settled status (never `Invalid` or `Solving`).
+pub type Shared = MazeStatus;
 
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -41,7 +36,9 @@ pub struct Limits {
 /// Shown as progress once a solve has run this long.
 const PROGRESS_AFTER: Duration = Duration::from_millis(200);
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
-/// The cache holds at most this many bytes of mazes and results (see [`cost`]) ...
+/// How long the progress task waits for the client to create its token.
+const PROGRESS_CREATE_WAIT: Duration = Duration::from_secs(5);
+/// The LRU holds at most this many bytes of mazes and results (see [`cost`]) ...
 const CACHE_BYTES: usize = 128 << 20;
 /// ... in at most this many entries.
 const CACHE_ENTRIES: usize = 20_000;
@@ -59,21 +56,24 @@ pub struct Solves {
 
 #[derive(Default)]
 struct Inner {
-    cache: HashMap<Arc<Grid>, Cached>,
-    /// The sum of the entries' `cost`.
+    /// Results no open document uses.
+    cache: Lru<Arc<Grid>, Cached>,
+    /// The sum of the LRU entries' `cost`.
     cached_bytes: usize,
-    clock: u64,
+    /// Grids open document versions use: how many, and the result once known.
+    pinned: HashMap<Arc<Grid>, Pinned>,
     running: HashMap<Arc<Grid>, Running>,
     next_id: u64,
-    /// How many open document versions use each grid; pinned results are never evicted.
-    pins: HashMap<Arc<Grid>, usize>,
 }
 
 struct Cached {
     result: Shared,
-    used: u64,
     cost: usize,
-    pinned: bool,
+}
+
+struct Pinned {
+    count: usize,
+    result: Option<Shared>,
 }
 
 struct Running {
@@ -142,11 +142,10 @@ impl Solves {
             return Some(too_large);
         }
         let mut inner = self.lock();
-        inner.clock += 1;
-        let clock = inner.clock;
-        let cached = inner.cache.get_mut(grid)?;
-        cached.used = clock;
-        Some(cached.result.clone())
+        if let Some(pinned) = inner.pinned.get(grid) {
+            return pinned.result.clone();
+        }
+        inner.cache.get(grid).map(|cached| cached.result.clone())
     }
 
     /// The result for a maze, or a ticket for a solve started (or joined) now.
@@ -162,31 +161,28 @@ impl Solves {
             return (Lookup::Ready, None);
         }
         let mut inner = self.lock();
-        inner.clock += 1;
-        let clock = inner.clock;
-        if let Some(cached) = inner.cache.get_mut(grid) {
-            cached.used = clock;
-            return (Lookup::Ready, inner.pin(grid));
+        let key = inner.pin(grid);
+        if inner.pinned.get(grid).is_some_and(|p| p.result.is_some()) {
+            return (Lookup::Ready, Some(key));
         }
         if let Some(running) = inner.running.get_mut(grid) {
             if !running.cancel.load(Ordering::Relaxed) {
                 running.interest += 1;
                 let ticket = Ticket {
                     solves: self.clone(),
-                    grid: Arc::new(grid.clone()),
+                    grid: key.clone(),
                     id: running.id,
                     done: running.done.clone(),
                 };
-                return (Lookup::Pending(ticket), inner.pin(grid));
+                return (Lookup::Pending(ticket), Some(key));
             }
         }
-        let grid = Arc::new(grid.clone());
         let id = inner.next_id;
         inner.next_id += 1;
         let cancel = Arc::new(AtomicBool::new(false));
         let (sender, done) = watch::channel(None);
         inner.running.insert(
-            grid.clone(),
+            key.clone(),
             Running {
                 id,
                 cancel: cancel.clone(),
@@ -194,11 +190,10 @@ impl Solves {
                 done: done.clone(),
             },
         );
-        let key = inner.pin(&grid);
         drop(inner);
         let job = Job {
             solves: self.clone(),
-            grid: grid.clone(),
+            grid: key.clone(),
             id,
             cancel,
             limits,
@@ -207,20 +202,31 @@ impl Solves {
         tokio::spawn(job.run(sender));
         let ticket = Ticket {
             solves: self.clone(),
-            grid,
+            grid: key.clone(),
             id,
             done,
         };
-        (Lookup::Pending(ticket), key)
+        (Lookup::Pending(ticket), Some(key))
     }
 
     /// Forgets results that depend on limits (after a configuration change).
     pub fn forget_limited(&self) {
+        let limited = |result: &Shared| matches!(result, MazeStatus::TimedOut { .. });
         let mut inner = self.lock();
-        inner
-            .cache
-            .retain(|_, cached| !matches!(*cached.result, SolveResult::TimedOut { .. }));
-        inner.cached_bytes = inner.cache.values().map(|cached| cached.cost).sum();
+        let mut freed = 0;
+        inner.cache.retain(|cached| {
+            let keep = !limited(&cached.result);
+            if !keep {
+                freed += cached.cost;
+            }
+            keep
+        });
+        inner.cached_bytes -= freed;
+        for pinned in inner.pinned.values_mut() {
+            if pinned.result.as_ref().is_some_and(limited) {
+                pinned.result = None;
+            }
+        }
     }
 
     fn finish(&self, grid: &Arc<Grid>, id: u64, result: Option<Shared>) {
@@ -232,37 +238,25 @@ impl Solves {
         {
             inner.running.remove(&**grid);
         }
-        if let Some(result) = result {
-            inner.clock += 1;
-            let used = inner.clock;
-            let cost = cost(grid, &result);
-            let pinned = inner.pins.contains_key(&**grid);
-            let cached = Cached {
-                result,
-                used,
-                cost,
-                pinned,
-            };
-            inner.cached_bytes += cost;
-            if let Some(replaced) = inner.cache.insert(grid.clone(), cached) {
-                inner.cached_bytes -= replaced.cost;
-            }
-            evict(&mut inner);
+        let Some(result) = result else { return };
+        match inner.pinned.get_mut(&**grid) {
+            Some(pinned) => pinned.result = Some(result),
+            None => inner.cache_result(grid.clone(), result),
         }
     }
 
     pub fn unpin(&self, grid: &Arc<Grid>) {
         let mut inner = self.lock();
-        let Some(pins) = inner.pins.get_mut(&**grid) else {
+        let Some(pinned) = inner.pinned.get_mut(&**grid) else {
             return;
         };
-        *pins -= 1;
-        if *pins == 0 {
-            inner.pins.remove(&**grid);
-            if let Some(cached) = inner.cache.get_mut(&**grid) {
-                cached.pinned = false;
+        pinned.count -= 1;
+        if pinned.count == 0 {
+            if let Some((key, pinned)) = inner.pinned.remove_entry(&**grid) {
+                if let Some(result) = pinned.result {
+                    inner.cache_result(key, result);
+                }
             }
-            evict(&mut inner);
         }
     }
 
@@ -282,6 +276,7 @@ impl Solves {
         self.lock().running.len()
     }
 
+    /// Entries and bytes of the LRU (pinned results are outside it).
     #[cfg(test)]
     fn cache_size(&self) -> (usize, usize) {
         let inner = self.lock();
@@ -290,68 +285,78 @@ impl Solves {
 }
 
 impl Inner {
-    /// Keeps a grid's result (cached, or to come from its running solve) from eviction
-    /// until [`Solves::unpin`]; the key to unpin with, `None` if there is nothing to keep.
-    fn pin(&mut self, grid: &Grid) -> Option<Arc<Grid>> {
-        let key = match self.cache.get_key_value(grid) {
-            Some((key, _)) => key.clone(),
-            None => self.running.get_key_value(grid)?.0.clone(),
-        };
-        *self.pins.entry(key.clone()).or_default() += 1;
-        if let Some(cached) = self.cache.get_mut(grid) {
-            cached.pinned = true;
+    /// Pins a grid (moving its result out of the LRU): the key to unpin with.
+    fn pin(&mut self, grid: &Grid) -> Arc<Grid> {
+        if let Some((key, _)) = self.pinned.get_key_value(grid) {
+            let key = key.clone();
+            if let Some(pinned) = self.pinned.get_mut(grid) {
+                pinned.count += 1;
+            }
+            return key;
         }
-        Some(key)
+        let key = match self.running.get_key_value(grid) {
+            Some((key, _)) => key.clone(),
+            None => Arc::new(grid.clone()),
+        };
+        let result = self.cache.remove(grid).map(|cached| {
+            self.cached_bytes -= cached.cost;
+            cached.result
+        });
+        self.pinned.insert(key.clone(), Pinned { count: 1, result });
+        key
+    }
+
+    /// Puts an unpinned result in the LRU and evicts down to the bounds.
+    fn cache_result(&mut self, grid: Arc<Grid>, result: Shared) {
+        let cost = cost(&grid, &result);
+        self.cached_bytes += cost;
+        if let Some(replaced) = self.cache.insert(grid, Cached { result, cost }) {
+            self.cached_bytes -= replaced.cost;
+        }
+        while self.cached_bytes > CACHE_BYTES || self.cache.len() > CACHE_ENTRIES {
+            match self.cache.pop_oldest() {
+                Some((_, evicted)) => self.cached_bytes -= evicted.cost,
+                None => break,
+            }
+        }
     }
 }
 
 /// Approximate heap bytes a cache entry holds: its own copy of the grid, the dead
 /// squares and the move string (which can be longer than the maze has cells).
-fn cost(grid: &Grid, result: &SolveResult) -> usize {
+fn cost(grid: &Grid, result: &Shared) -> usize {
     let held = match result {
-        SolveResult::Done(analysis) => {
-            let path = match &analysis.outcome {
-                Outcome::Solved(solution) => solution.path.len(),
-                Outcome::Unsolvable(_) => 0,
-            };
-            analysis.dead.len() + path
+        MazeStatus::Solved { solution, dead } => {
+            solution.path.len() + dead.as_ref().map_or(0, |dead| dead.len())
         }
-        SolveResult::Failed(message) => message.len(),
-        SolveResult::TooLarge { .. } | SolveResult::TimedOut { .. } => 0,
+        MazeStatus::Unsolvable { dead, .. } => dead.as_ref().map_or(0, |dead| dead.len()),
+        MazeStatus::Failed(message) => message.len(),
+        _ => 0,
     };
     grid.walls.len() + held + ENTRY_OVERHEAD
 }
 
-/// Drops least recently used unpinned results until the cache fits its bounds (or
-/// only pinned ones are left).
-fn evict(inner: &mut Inner) {
-    while inner.cached_bytes > CACHE_BYTES || inner.cache.len() > CACHE_ENTRIES {
-        let Some(oldest) = inner
-            .cache
-            .iter()
-            .filter(|(_, c)| !c.pinned)
-            .min_by_key(|(_, c)| c.used)
-            .map(|(grid, _)| grid.clone())
-        else {
-            break;
-        };
-        if let Some(evicted) = inner.cache.remove(&oldest) {
-            inner.cached_bytes -= evicted.cost;
-        }
-    }
-}
-
 fn too_large(grid: &Grid, limits: Limits) -> Option<Shared> {
     let cells = grid.cell_count();
-    (cells > limits.max_cells).then(|| {
-        Arc::new(SolveResult::TooLarge {
-            cells,
-            limit: limits.max_cells,
-        })
+    (cells > limits.max_cells).then_some(MazeStatus::TooLarge {
+        cells,
+        limit: limits.max_cells,
     })
 }
 
-/// One solve on the blocking pool, watched by a task that handles time limit and progress.
+/// The status of a finished analysis.
+pub fn status_of(analysis: Analysis) -> MazeStatus {
+    let dead = Some(Arc::from(analysis.dead));
+    match analysis.outcome {
+        Outcome::Solved(solution) => MazeStatus::Solved {
+            solution: Arc::new(solution),
+            dead,
+        },
+        Outcome::Unsolvable(reason) => MazeStatus::Unsolvable { reason, dead },
+    }
+}
+
+/// One solve on the blocking pool, watched by a task that handles the time limit.
 struct Job {
     solves: Arc<Solves>,
     grid: Arc<Grid>,
@@ -365,7 +370,7 @@ impl Job {
     async fn run(self, sender: watch::Sender<Option<Shared>>) {
         let result = self.solve().await;
         self.solves.finish(&self.grid, self.id, result.clone());
-        if let Some(SolveResult::Failed(message)) = result.as_deref() {
+        if let Some(MazeStatus::Failed(message)) = &result {
             self.solves.log_failure(&self.grid, message).await;
         }
         if result.is_some() {
@@ -380,7 +385,11 @@ impl Job {
         if self.cancel.load(Ordering::Relaxed) {
             return None;
         }
-        let started = Instant::now();
+        let (finished, finished_watch) = watch::channel(false);
+        if let Some(progress) = self.progress.clone() {
+            let title = format!("Solving a {}×{} maze", self.grid.rows, self.grid.cols);
+            tokio::spawn(report_progress(progress, title, finished_watch));
+        }
         let timed_out = Arc::new(AtomicBool::new(false));
         let mut solve = tokio::task::spawn_blocking({
             let grid = self.grid.clone();
@@ -397,9 +406,6 @@ impl Job {
         });
         let deadline = tokio::time::sleep(self.limits.timeout);
         tokio::pin!(deadline);
-        let mut ticks =
-            tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_AFTER, PROGRESS_EVERY);
-        let mut reported: Option<Progress> = None;
         let outcome = loop {
             tokio::select! {
                 outcome = &mut solve => break outcome,
@@ -407,38 +413,44 @@ impl Job {
                     timed_out.store(true, Ordering::Relaxed);
                     self.cancel.store(true, Ordering::Relaxed);
                 }
-                _ = ticks.tick() => self.report(&mut reported, started).await,
             }
         };
-        if let Some(progress) = reported {
-            progress.end("done").await;
-        }
+        let _ = finished.send(true);
         match outcome {
-            Ok(Ok(Ok(analysis))) => Some(Arc::new(SolveResult::Done(analysis))),
+            Ok(Ok(Ok(analysis))) => Some(status_of(analysis)),
             Ok(Ok(Err(solver::Cancelled))) if timed_out.load(Ordering::Relaxed) => {
-                Some(Arc::new(SolveResult::TimedOut {
+                Some(MazeStatus::TimedOut {
                     ms: self.limits.timeout.as_millis() as u64,
-                }))
+                })
             }
             Ok(Ok(Err(solver::Cancelled))) => None,
-            Ok(Err(panic)) => Some(Arc::new(SolveResult::Failed(panic_message(&panic)))),
-            Err(join) => Some(Arc::new(SolveResult::Failed(join.to_string()))),
+            Ok(Err(panic)) => Some(MazeStatus::Failed(panic_message(&panic).into())),
+            Err(join) => Some(MazeStatus::Failed(join.to_string().into())),
         }
     }
+}
 
-    async fn report(&self, reported: &mut Option<Progress>, started: Instant) {
-        let Some(progress) = &self.progress else {
-            return;
-        };
-        let elapsed = format!("{:.1} s", started.elapsed().as_secs_f64());
-        match reported {
-            Some(active) => active.report(&elapsed).await,
-            None => {
-                let title = format!("Solving a {}×{} maze", self.grid.rows, self.grid.cols);
-                *reported = progress.clone().begin(title, elapsed).await;
-            }
-        }
+/// Reports a solve as `$/progress` once it has run [`PROGRESS_AFTER`], until
+/// `finished`. Every wait for the client is bounded, and nothing waits for this task.
+async fn report_progress(progress: Progress, title: String, mut finished: watch::Receiver<bool>) {
+    let started = Instant::now();
+    let elapsed = || format!("{:.1} s", started.elapsed().as_secs_f64());
+    // `wait_for` also returns (with an error) when the job is gone.
+    if tokio::time::timeout(PROGRESS_AFTER, finished.wait_for(|&done| done))
+        .await
+        .is_ok()
+    {
+        return;
     }
+    let begun = tokio::time::timeout(PROGRESS_CREATE_WAIT, progress.begin(title, elapsed())).await;
+    let Ok(Some(active)) = begun else { return };
+    while tokio::time::timeout(PROGRESS_EVERY, finished.wait_for(|&done| done))
+        .await
+        .is_err()
+    {
+        active.report(&elapsed()).await;
+    }
+    active.end("done").await;
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -468,16 +480,20 @@ mod tests {
     async fn solves_once_and_caches_by_content() {
         let solves = Arc::new(Solves::new(None, None));
         let maze = grid(&["SB....T"]);
-        let (Lookup::Pending(ticket), Some(_)) = solves.lookup(&maze, limits(), None) else {
+        let (Lookup::Pending(ticket), Some(key)) = solves.lookup(&maze, limits(), None) else {
             panic!("first lookup must start a solve");
         };
         let result = ticket.wait().await.expect("solved");
-        assert!(matches!(&*result, SolveResult::Done(_)));
+        assert!(matches!(result, MazeStatus::Solved { .. }));
         assert!(matches!(
             solves.lookup(&maze, limits(), None),
             (Lookup::Ready, Some(_))
         ));
         assert_eq!(solves.running(), 0);
+        solves.unpin(&key);
+        solves.unpin(&key);
+        assert_eq!(solves.cache_size().0, 1, "unpinned: in the LRU");
+        assert!(solves.peek(&maze, limits()).is_some());
     }
 
     #[tokio::test]
@@ -494,7 +510,7 @@ mod tests {
         let result = solves
             .peek(&grid(&["SB....T"]), small)
             .expect("known at once");
-        assert_eq!(*result, SolveResult::TooLarge { cells: 7, limit: 3 });
+        assert_eq!(result, MazeStatus::TooLarge { cells: 7, limit: 3 });
     }
 
     #[tokio::test]
@@ -505,7 +521,7 @@ mod tests {
             panic!("must start a solve");
         };
         let result = ticket.wait().await.expect("finished");
-        assert_eq!(*result, SolveResult::Failed("injected solver panic".into()));
+        assert_eq!(result, MazeStatus::Failed("injected solver panic".into()));
     }
 
     fn fake(cells: usize, seed: usize) -> (Arc<Grid>, Shared) {
@@ -519,11 +535,11 @@ mod tests {
             boxed: 1,
             target: 2,
         };
-        let analysis = Analysis {
-            outcome: Outcome::Unsolvable(solver::Reason::TargetUnreachable),
-            dead: vec![false; cells],
+        let status = MazeStatus::Unsolvable {
+            reason: solver::Reason::TargetUnreachable,
+            dead: Some(Arc::from(vec![false; cells])),
         };
-        (Arc::new(grid), Arc::new(SolveResult::Done(analysis)))
+        (Arc::new(grid), status)
     }
 
     #[test]
@@ -564,26 +580,47 @@ mod tests {
         let solves = Solves::new(None, None);
         let (kept, result) = fake(64, 7);
         solves.finish(&kept, 0, Some(result));
-        let key = solves.lock().pin(&kept).expect("cached, so pinnable");
+        let key = solves.lock().pin(&kept);
         for seed in 0..CACHE_ENTRIES + 10 {
             let (grid, result) = fake(65 + seed / 64, seed);
             solves.finish(&grid, 0, Some(result));
         }
-        // (Looked at without `peek`, which would make it the most recently used.)
         assert!(
-            solves.lock().cache.contains_key(&*kept),
-            "pinned: still cached"
+            solves.peek(&kept, limits()).is_some(),
+            "pinned: still known"
         );
         assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
         solves.unpin(&key);
-        // Once unpinned it is an ordinary entry, the least recently used one.
-        let (grid, result) = fake(64, 8);
-        solves.finish(&grid, 0, Some(result));
+        // Once unpinned it is an ordinary entry, the most recently used one; the
+        // oldest other entry made room for it.
         assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
+        let (oldest, _) = fake(65, 0);
+        assert!(solves.peek(&oldest, limits()).is_none(), "evicted");
+        for seed in 0..CACHE_ENTRIES {
+            let (grid, result) = fake(1000 + seed / 64, seed);
+            solves.finish(&grid, 0, Some(result));
+        }
         assert!(
             solves.peek(&kept, limits()).is_none(),
             "unpinned and oldest: evicted"
         );
-        assert!(solves.lock().pin(&kept).is_none(), "nothing left to pin");
+    }
+
+    #[test]
+    fn more_pinned_results_than_the_bound_cost_no_scans() {
+        let solves = Solves::new(None, None);
+        let keys: Vec<_> = (0..CACHE_ENTRIES + 100)
+            .map(|seed| {
+                let (grid, result) = fake(64 + seed / 64, seed);
+                let key = solves.lock().pin(&grid);
+                solves.finish(&grid, 0, Some(result));
+                key
+            })
+            .collect();
+        assert_eq!(solves.cache_size(), (0, 0), "all pinned: the LRU is empty");
+        for key in &keys {
+            solves.unpin(key);
+        }
+        assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
     }
 }

@@ -16,24 +16,56 @@ use super::diagnostics;
 use super::document::{Document, Documents};
 use super::position::{self, Encoding};
 use super::progress::Progress;
-use super::solves::{Limits, Lookup, Shared, SolveResult, Solves, Ticket};
-use crate::maze::{plural, Grid, Maze, ParsedFile};
-use crate::solver::Outcome;
+use super::solves::{Limits, Lookup, Solves, Ticket};
+use crate::ide::{FileView, HoverFormat, MazeStatus};
+use crate::maze::{Grid, ParsedFile};
 
 /// What the client said it can do, as far as the server cares.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct ClientSupport {
     pub configuration: bool,
     pub progress: bool,
     pub inlay_hint_refresh: bool,
     pub code_lens_refresh: bool,
     pub semantic_tokens_refresh: bool,
+    pub diagnostic_refresh: bool,
+    /// `textDocument/diagnostic`: the client pulls, so nothing is pushed.
+    pub pull_diagnostics: bool,
+    pub hover_format: HoverFormat,
+    pub hierarchical_symbols: bool,
+    /// Code actions as `CodeAction` literals (else `Command`s).
+    pub code_action_literals: bool,
+    /// `codeAction/resolve` can fill in an action's edit.
+    pub code_action_resolve: bool,
+    pub apply_edit: bool,
+}
+
+impl Default for ClientSupport {
+    /// What a client that declares nothing gets.
+    fn default() -> ClientSupport {
+        ClientSupport {
+            configuration: false,
+            progress: false,
+            inlay_hint_refresh: false,
+            code_lens_refresh: false,
+            semantic_tokens_refresh: false,
+            diagnostic_refresh: false,
+            pull_diagnostics: false,
+            hover_format: HoverFormat::PlainText,
+            hierarchical_symbols: false,
+            code_action_literals: false,
+            code_action_resolve: false,
+            apply_edit: false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Settings {
     pub encoding: Encoding,
     pub config: Config,
+    /// What `initializationOptions` set: the base a configuration section applies to.
+    pub initial: Config,
     pub support: ClientSupport,
 }
 
@@ -49,27 +81,28 @@ pub struct State {
     publishing: tokio::sync::Mutex<()>,
 }
 
-/// How far a maze has got.
-#[derive(Debug, Clone)]
-pub enum Status {
-    /// Structural errors: nothing to solve.
-    Invalid,
-    Solving,
-    Known(Shared),
-}
-
 /// Everything a feature needs to answer one request about one document.
 pub struct View {
     pub version: i32,
     pub rope: Rope,
     pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
-    pub statuses: Vec<Status>,
+    pub statuses: Vec<MazeStatus>,
     pub encoding: Encoding,
     pub config: Config,
 }
 
 impl View {
+    /// The document as the IDE layer sees it.
+    pub fn file(&self) -> FileView<'_> {
+        FileView {
+            text: &self.text,
+            parsed: &self.parsed,
+            statuses: &self.statuses,
+            options: self.config.ide_options(),
+        }
+    }
+
     pub fn range(&self, bytes: Range<usize>) -> LspRange {
         position::range(&self.rope, bytes, self.encoding)
     }
@@ -85,55 +118,13 @@ impl View {
     pub fn byte_range(&self, range: LspRange) -> Range<usize> {
         position::byte_range(&self.rope, range, self.encoding)
     }
-
-    /// The maze whose lines contain `offset` (header through solution line).
-    pub fn maze_at(&self, offset: usize) -> Option<(&Maze, &Status)> {
-        let line = self.rope.byte_to_line(offset.min(self.rope.len_bytes()));
-        self.parsed
-            .mazes
-            .iter()
-            .zip(&self.statuses)
-            .find(|(maze, _)| {
-                self.line_of(maze.extent.start) <= line && line <= self.line_of(maze.extent.end)
-            })
-    }
-
-    fn line_of(&self, offset: usize) -> usize {
-        self.rope.byte_to_line(offset.min(self.rope.len_bytes()))
-    }
-
-    pub fn mazes(&self) -> impl Iterator<Item = (&Maze, &Status)> {
-        self.parsed.mazes.iter().zip(&self.statuses)
-    }
-}
-
-/// The short summary shown in inlay hints and code lenses.
-pub fn summary(status: &Status) -> Option<String> {
-    match status {
-        Status::Invalid => None,
-        Status::Solving => Some("solving…".to_string()),
-        Status::Known(result) => Some(match &**result {
-            SolveResult::Done(analysis) => match &analysis.outcome {
-                Outcome::Solved(solution) => format!(
-                    "{} · {}",
-                    plural(solution.pushes, "push", "pushes"),
-                    plural(solution.moves, "move", "moves")
-                ),
-                Outcome::Unsolvable(_) => "unsolvable".to_string(),
-            },
-            SolveResult::TooLarge { .. } | SolveResult::TimedOut { .. } => {
-                "not solved: too large".to_string()
-            }
-            SolveResult::Failed(_) => "not solved: internal error".to_string(),
-        }),
-    }
 }
 
 impl State {
-    pub fn new(client: Client, panic_on_cells: Option<usize>) -> State {
+    pub fn new(client: Client, options: super::Options) -> State {
         State {
             documents: Documents::default(),
-            solves: Arc::new(Solves::new(Some(client), panic_on_cells)),
+            solves: Arc::new(Solves::new(Some(client), options.panic_on_cells)),
             settings: Mutex::default(),
             waiters: Mutex::default(),
             pins: Mutex::default(),
@@ -201,11 +192,11 @@ impl State {
             .mazes
             .iter()
             .map(|maze| match &maze.grid {
-                None => Status::Invalid,
+                None => MazeStatus::Invalid,
                 Some(grid) => self
                     .solves
                     .peek(grid, limits)
-                    .map_or(Status::Solving, Status::Known),
+                    .unwrap_or(MazeStatus::Solving),
             })
             .collect();
         View {
@@ -254,7 +245,7 @@ impl State {
                     ticket.wait().await;
                 }
                 state.publish(&client, &uri, Some(version)).await;
-                state.refresh_client(&client).await;
+                state.refresh_client(&client);
             })
             .abort_handle()
         });
@@ -279,8 +270,12 @@ impl State {
     }
 
     /// Publishes the diagnostics of the document's current version, unless it is no
-    /// longer `expected` (a newer version publishes for itself).
+    /// longer `expected` (a newer version publishes for itself). Clients that pull
+    /// diagnostics get nothing pushed.
     pub async fn publish(&self, client: &Client, uri: &Uri, expected: Option<i32>) {
+        if self.settings().support.pull_diagnostics {
+            return;
+        }
         let _turn = self.publishing.lock().await;
         let Some(view) = self.view(uri) else { return };
         if expected.is_some_and(|version| version != view.version) {
@@ -293,23 +288,37 @@ impl State {
     }
 
     pub async fn publish_closed(&self, client: &Client, uri: &Uri) {
+        if self.settings().support.pull_diagnostics {
+            return;
+        }
         let _turn = self.publishing.lock().await;
         client
             .publish_diagnostics(uri.clone(), Vec::new(), None)
             .await;
     }
 
-    /// Asks the client to re-request what depends on solve results.
-    pub async fn refresh_client(&self, client: &Client) {
+    /// Asks the client to re-request what depends on solve results, from a task of
+    /// its own: nothing waits for the answers.
+    pub fn refresh_client(&self, client: &Client) {
         let support = self.settings().support;
-        if support.inlay_hint_refresh {
-            let _ = client.inlay_hint_refresh().await;
-        }
-        if support.code_lens_refresh {
-            let _ = client.code_lens_refresh().await;
-        }
-        if support.semantic_tokens_refresh {
-            let _ = client.semantic_tokens_refresh().await;
-        }
+        let client = client.clone();
+        tokio::spawn(async move {
+            if support.inlay_hint_refresh {
+                let _ = tokio::time::timeout(REFRESH_WAIT, client.inlay_hint_refresh()).await;
+            }
+            if support.code_lens_refresh {
+                let _ = tokio::time::timeout(REFRESH_WAIT, client.code_lens_refresh()).await;
+            }
+            if support.semantic_tokens_refresh {
+                let _ = tokio::time::timeout(REFRESH_WAIT, client.semantic_tokens_refresh()).await;
+            }
+            if support.pull_diagnostics && support.diagnostic_refresh {
+                let _ =
+                    tokio::time::timeout(REFRESH_WAIT, client.workspace_diagnostic_refresh()).await;
+            }
+        });
     }
 }
+
+/// How long a refresh request may wait for its answer.
+const REFRESH_WAIT: Duration = Duration::from_secs(10);

@@ -1,41 +1,59 @@
-//! Document symbols (`Maze #k (r×c)`) and one folding range per maze.
+//! Document symbols (nested, or flat `SymbolInformation` for clients without
+//! hierarchical support) and folding ranges.
 
-use tower_lsp_server::ls_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind};
+use tower_lsp_server::ls_types::{
+    DocumentSymbol, DocumentSymbolResponse, FoldingRange, FoldingRangeKind, Location,
+    SymbolInformation, SymbolKind, Uri,
+};
 
-use super::state::{summary, View};
+use super::state::View;
+use crate::ide;
 
-pub fn document_symbols(view: &View) -> Vec<DocumentSymbol> {
-    view.mazes()
-        .map(|(maze, status)| {
-            let name = match maze.declared {
-                Some((rows, cols)) => format!("Maze #{} ({rows}×{cols})", maze.index),
-                None => format!("Maze #{}", maze.index),
-            };
-            #[allow(deprecated)] // `deprecated` is a required field of the type.
-            DocumentSymbol {
-                name,
-                detail: summary(status),
+pub fn document_symbols(view: &View, uri: &Uri, hierarchical: bool) -> DocumentSymbolResponse {
+    let symbols = ide::symbols(&view.file());
+    if !hierarchical {
+        #[allow(deprecated)] // `deprecated` is a required field of the type.
+        let flat = symbols
+            .into_iter()
+            .map(|symbol| SymbolInformation {
+                name: symbol.name,
                 kind: SymbolKind::STRUCT,
                 tags: None,
                 deprecated: None,
-                range: view.range(maze.extent.clone()),
-                selection_range: view.range(maze.header.clone()),
-                children: None,
-            }
+                location: Location::new(uri.clone(), view.range(symbol.range)),
+                container_name: None,
+            })
+            .collect();
+        return DocumentSymbolResponse::Flat(flat);
+    }
+    #[allow(deprecated)] // `deprecated` is a required field of the type.
+    let nested = symbols
+        .into_iter()
+        .map(|symbol| DocumentSymbol {
+            name: symbol.name,
+            detail: symbol.detail,
+            kind: SymbolKind::STRUCT,
+            tags: None,
+            deprecated: None,
+            range: view.range(symbol.range),
+            selection_range: view.range(symbol.selection),
+            children: None,
         })
-        .collect()
+        .collect();
+    DocumentSymbolResponse::Nested(nested)
 }
 
 pub fn folding_ranges(view: &View) -> Vec<FoldingRange> {
-    view.mazes()
-        .filter_map(|(maze, _)| {
-            let start = view.position(maze.extent.start).line;
-            let end = view.position(maze.extent.end).line;
+    ide::folding_ranges(&view.file())
+        .into_iter()
+        .filter_map(|(extent, collapsed)| {
+            let start = view.position(extent.start).line;
+            let end = view.position(extent.end).line;
             (end > start).then(|| FoldingRange {
                 start_line: start,
                 end_line: end,
                 kind: Some(FoldingRangeKind::Region),
-                collapsed_text: Some(format!("Maze #{}", maze.index)),
+                collapsed_text: Some(collapsed),
                 ..FoldingRange::default()
             })
         })

@@ -22,9 +22,22 @@ pub struct Illegal {
     pub message: String,
 }
 
+/// Where the player and the box stand (grid cells) after some moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frame {
+    pub player: usize,
+    pub boxed: usize,
+}
+
 /// Plays `moves` (`nsew` walks, `NSEW` pushes) from the grid's start position.
 pub fn replay(grid: &Grid, moves: &str) -> Result<Replayed, Illegal> {
+    play(grid, moves, |_| {})
+}
+
+/// Like [`replay`], calling `visit` with the start and then after each legal move.
+pub fn play(grid: &Grid, moves: &str, mut visit: impl FnMut(Frame)) -> Result<Replayed, Illegal> {
     let (mut player, mut boxed) = (grid.player, grid.boxed);
+    visit(Frame { player, boxed });
     let mut pushes = 0u64;
     for (offset, letter) in moves.char_indices() {
         let illegal = |message: String| Illegal {
@@ -72,6 +85,7 @@ pub fn replay(grid: &Grid, moves: &str) -> Result<Replayed, Illegal> {
             (false, false) => {}
         }
         player = next;
+        visit(Frame { player, boxed });
     }
     Ok(Replayed {
         pushes,

@@ -93,8 +93,19 @@ impl Client {
                     "capabilities": {
                         "general": { "positionEncodings": encodings },
                         "window": { "workDoneProgress": true },
-                        "workspace": { "configuration": true, "inlayHint": { "refreshSupport": true } },
-                        "textDocument": { "publishDiagnostics": { "versionSupport": true } }
+                        "workspace": {
+                            "applyEdit": true,
+                            "configuration": true,
+                            "inlayHint": { "refreshSupport": true }
+                        },
+                        "textDocument": {
+                            "publishDiagnostics": { "versionSupport": true },
+                            "hover": { "contentFormat": ["markdown", "plaintext"] },
+                            "documentSymbol": { "hierarchicalDocumentSymbolSupport": true },
+                            "codeAction": { "codeActionLiteralSupport": { "codeActionKind": {
+                                "valueSet": ["quickfix", "refactor", "source"]
+                            } } }
+                        }
                     }
                 }),
             )

@@ -17,7 +17,8 @@ async fn initialize_declares_exactly_what_is_implemented() {
                 "quickfix",
                 "refactor.rewrite",
                 "source.boxls.insertAllSolutions"
-              ]
+              ],
+              "resolveProvider": false
             },
             "codeLensProvider": {
               "resolveProvider": false
@@ -25,7 +26,9 @@ async fn initialize_declares_exactly_what_is_implemented() {
             "documentSymbolProvider": true,
             "executeCommandProvider": {
               "commands": [
-                "boxls.insertSolution"
+                "boxls.insertSolution",
+                "boxls.insertAllSolutions",
+                "boxls.applyEdit"
               ]
             },
             "foldingRangeProvider": true,
@@ -33,7 +36,9 @@ async fn initialize_declares_exactly_what_is_implemented() {
             "inlayHintProvider": true,
             "positionEncoding": "utf-16",
             "semanticTokensProvider": {
-              "full": true,
+              "full": {
+                "delta": true
+              },
               "legend": {
                 "tokenModifiers": [
                   "dead"
@@ -49,7 +54,8 @@ async fn initialize_declares_exactly_what_is_implemented() {
                   "walk",
                   "push"
                 ]
-              }
+              },
+              "range": true
             },
             "textDocumentSync": {
               "change": 2,
@@ -430,4 +436,37 @@ async fn code_lens_command_applies_the_solution_through_the_client() {
         )
         .await;
     assert!(unknown.get("error").is_some(), "{unknown}");
+}
+
+#[tokio::test]
+async fn replay_gives_every_frame_of_the_maze_at_the_cursor() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(SAMPLE, 1).await;
+    client.settled_diagnostics(1).await;
+    let at = |line: u32, character: u32| json!({ "textDocument": doc(), "position": { "line": line, "character": character } });
+    let replay = client.request("boxls/replay", at(8, 3)).await;
+    assert_eq!(replay["maze"], 3);
+    assert_eq!(replay["version"], 1);
+    assert_eq!(
+        (replay["rows"].clone(), replay["cols"].clone()),
+        (json!(7), json!(11))
+    );
+    assert_eq!(replay["cells"][3], "#....B....#");
+    assert_eq!(replay["moves"], "eennwwWWWWeeeeeesswwwwwwwnNN");
+    assert_eq!(replay["pushes"], 6);
+    let frames = replay["frames"].as_array().expect("frames");
+    assert_eq!(frames.len(), 29, "the start and one frame per move");
+    assert_eq!(frames[0], json!({ "player": [5, 6], "box": [3, 5] }));
+    assert_eq!(frames[28], json!({ "player": [2, 1], "box": [1, 1] }));
+    assert!(
+        replay["dead"]
+            .as_array()
+            .expect("dead")
+            .contains(&json!([1, 9])),
+        "{}",
+        replay["dead"]
+    );
+    // Maze #2 is unsolvable, and a position past the end is in no maze.
+    assert_eq!(client.request("boxls/replay", at(3, 0)).await, json!(null));
+    assert_eq!(client.request("boxls/replay", at(99, 0)).await, json!(null));
 }

@@ -548,6 +548,7 @@ async fn five_thousand_edits_back_to_back() {
 async fn a_panicking_solve_is_logged_once_reported_and_survived() {
     let mut client = Client::start(Options {
         panic_on_cells: Some(7),
+        ..Options::default()
     });
     client.initialize(false).await;
     let text = "1 7\nSB....T\n1 5\nSB..T\n0 0\n";

@@ -1,0 +1,63 @@
+//! Test fixtures for the IDE functions: a text, its parse, and statuses from a real
+//! solve (or given ones).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use super::{FileView, MazeStatus, Options};
+use crate::maze::{parse, Grid, ParsedFile};
+use crate::solver::{self, Outcome};
+
+pub struct Fixture {
+    pub text: String,
+    pub parsed: ParsedFile,
+    pub statuses: Vec<MazeStatus>,
+    pub options: Options,
+}
+
+impl Fixture {
+    /// Every valid maze solved, with its dead squares.
+    pub fn solved(text: &str) -> Fixture {
+        Fixture::with_status(text, solved_status)
+    }
+
+    /// Each valid maze's status from `status`; invalid mazes are `Invalid`.
+    pub fn with_status(text: &str, status: impl Fn(&Grid) -> MazeStatus) -> Fixture {
+        let parsed = parse(text);
+        let statuses = parsed
+            .mazes
+            .iter()
+            .map(|maze| maze.grid.as_ref().map_or(MazeStatus::Invalid, &status))
+            .collect();
+        Fixture {
+            text: text.to_string(),
+            parsed,
+            statuses,
+            options: Options::default(),
+        }
+    }
+
+    pub fn view(&self) -> FileView<'_> {
+        FileView {
+            text: &self.text,
+            parsed: &self.parsed,
+            statuses: &self.statuses,
+            options: self.options,
+        }
+    }
+}
+
+pub fn solved_status(grid: &Grid) -> MazeStatus {
+    let never = AtomicBool::new(false);
+    let Ok(analysis) = solver::analyze(grid, &never) else {
+        unreachable!("the flag is never set")
+    };
+    let dead = Some(Arc::from(analysis.dead));
+    match analysis.outcome {
+        Outcome::Solved(solution) => MazeStatus::Solved {
+            solution: Arc::new(solution),
+            dead,
+        },
+        Outcome::Unsolvable(reason) => MazeStatus::Unsolvable { reason, dead },
+    }
+}

@@ -1,0 +1,84 @@
+//! What is known of one maze's solve, as one flat type, and its one-line summary.
+
+use std::sync::Arc;
+
+use crate::maze::plural;
+use crate::solver::{Reason, Solution};
+
+/// Per cell of a maze (row-major): free, but the box can never get from there to `T`.
+pub type DeadSquares = Arc<[bool]>;
+
+/// What the server knows of a maze right now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MazeStatus {
+    /// Structural errors: nothing to solve.
+    Invalid,
+    Solving,
+    /// Solved; `dead` when the dead squares are known.
+    Solved {
+        solution: Arc<Solution>,
+        dead: Option<DeadSquares>,
+    },
+    Unsolvable {
+        reason: Reason,
+        dead: Option<DeadSquares>,
+    },
+    /// Over the configured cell limit: not solved.
+    TooLarge {
+        cells: usize,
+        limit: usize,
+    },
+    /// Stopped at the configured time limit.
+    TimedOut {
+        ms: u64,
+    },
+    /// The solver itself failed (a bug): the panic's message.
+    Failed(Arc<str>),
+}
+
+impl MazeStatus {
+    pub fn solution(&self) -> Option<&Solution> {
+        match self {
+            MazeStatus::Solved { solution, .. } => Some(solution),
+            _ => None,
+        }
+    }
+
+    /// The dead squares, when they are known.
+    pub fn dead(&self) -> Option<&[bool]> {
+        match self {
+            MazeStatus::Solved { dead, .. } | MazeStatus::Unsolvable { dead, .. } => {
+                dead.as_deref()
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the solve has finished one way or another.
+    pub fn is_settled(&self) -> bool {
+        !matches!(self, MazeStatus::Solving)
+    }
+}
+
+/// The short summary shown in inlay hints, code lenses and symbol details.
+pub fn summary(status: &MazeStatus) -> Option<String> {
+    Some(match status {
+        MazeStatus::Invalid => return None,
+        MazeStatus::Solving => "solving…".to_string(),
+        MazeStatus::Solved { solution, .. } => counts(solution),
+        MazeStatus::Unsolvable { .. } => "unsolvable".to_string(),
+        MazeStatus::TooLarge { .. } | MazeStatus::TimedOut { .. } => {
+            "not solved: too large".to_string()
+        }
+        MazeStatus::Failed(_) => "not solved: internal error".to_string(),
+    })
+}
+
+/// `6 pushes · 28 moves`.
+pub fn counts(solution: &Solution) -> String {
+    format!(
+        "{} · {}",
+        plural(solution.pushes, "push", "pushes"),
+        plural(solution.moves, "move", "moves")
+    )
+}
