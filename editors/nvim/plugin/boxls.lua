@@ -22,9 +22,12 @@ vim.api.nvim_create_autocmd('LspAttach', {
     end
     -- Neovim 0.11 shows diagnostics as a sign only; a maze's problem is worth reading
     -- where it is. This applies to boxls' own namespace, not to other servers.
+    -- Both namespaces: pushed diagnostics, and pulled ones (textDocument/diagnostic).
     local opts = require('boxls').diagnostic_opts()
     if opts then
-      vim.diagnostic.config(opts, vim.lsp.diagnostic.get_namespace(client.id, false))
+      for _, pull in ipairs({ false, true }) do
+        vim.diagnostic.config(opts, vim.lsp.diagnostic.get_namespace(client.id, pull))
+      end
     end
   end,
 })

@@ -205,15 +205,37 @@ local function apply_action(client, bufnr, range, kind, callback)
     if not chosen then
       return callback(false)
     end
-    if chosen.edit then
-      vim.lsp.util.apply_workspace_edit(chosen.edit, client.offset_encoding)
+    -- A server may leave a costly edit out of the list and fill it in on resolve.
+    if not chosen.edit and chosen.data ~= nil and client:supports_method('codeAction/resolve', bufnr) then
+      return client:request('codeAction/resolve', chosen, function(resolve_err, resolved)
+        if resolve_err or type(resolved) ~= 'table' then
+          notify('codeAction/resolve failed: ' .. (resolve_err and resolve_err.message or 'no action'), vim.log.levels.ERROR)
+          return callback(false)
+        end
+        callback(M.apply_code_action(client, bufnr, resolved))
+      end, bufnr)
     end
-    local command = type(chosen.command) == 'table' and chosen.command or nil
-    if command then
-      client:exec_cmd(command, { bufnr = bufnr })
-    end
-    callback(true)
+    callback(M.apply_code_action(client, bufnr, chosen))
   end, bufnr)
+end
+
+--- Applies a code action's edit, then runs its command (the LSP order). Returns whether
+--- it had anything to do.
+---@param client vim.lsp.Client
+---@param bufnr integer
+---@param action lsp.CodeAction|lsp.Command
+function M.apply_code_action(client, bufnr, action)
+  if action.edit then
+    vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
+  end
+  -- A bare Command (a client without code action literals) has `command` as a string.
+  local command = type(action.command) == 'table' and action.command
+    or (type(action.command) == 'string' and action --[[@as lsp.Command]])
+    or nil
+  if command then
+    client:exec_cmd(command, { bufnr = bufnr })
+  end
+  return action.edit ~= nil or command ~= nil
 end
 
 --- How long `:BoxSolve` and `:BoxPlay` wait at most for a maze still being solved. The server stops a

@@ -35,7 +35,7 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field rows integer
 ---@field cols integer
 ---@field cells string[]
----@field moves integer
+---@field moves string|integer the optimal move string (or its length)
 ---@field pushes integer
 ---@field frames { player: integer[], box: integer[] }[]
 ---@field dead integer[][]
@@ -50,6 +50,7 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field left integer first maze column in view (0-based)
 ---@field height integer board rows shown
 ---@field width integer board columns shown
+---@field count integer moves in the solution: frames - 1
 ---@field playing boolean
 ---@field buf integer
 ---@field win integer
@@ -96,11 +97,11 @@ end
 
 ---@param p boxls.Player
 local function status_line(p)
-  local state = p.playing and 'playing' or (p.frame == p.replay.moves and 'end' or 'paused')
+  local state = p.playing and 'playing' or (p.frame == p.count and 'end' or 'paused')
   return string.format(
     'move %d of %d · push %d of %d · %s',
     p.frame,
-    p.replay.moves,
+    p.count,
     p.pushes_at[p.frame + 1],
     p.replay.pushes,
     state
@@ -169,20 +170,20 @@ end
 
 ---@param p boxls.Player
 local function play(p)
-  if p.frame == p.replay.moves then
+  if p.frame == p.count then
     p.frame = 0 -- played to the end: play again from the start
   end
   p.playing = true
   stop_timer(p)
-  local step = math.max(MIN_STEP_MS, math.min(MAX_STEP_MS, math.floor(PLAY_MS / math.max(1, p.replay.moves))))
+  local step = math.max(MIN_STEP_MS, math.min(MAX_STEP_MS, math.floor(PLAY_MS / math.max(1, p.count))))
   p.timer = assert(vim.uv.new_timer())
   p.timer:start(step, step, vim.schedule_wrap(function()
     if not p.playing or not vim.api.nvim_win_is_valid(p.win) then
       return stop_timer(p)
     end
     p.frame = p.frame + 1
-    if p.frame >= p.replay.moves then
-      p.frame = p.replay.moves
+    if p.frame >= p.count then
+      p.frame = p.count
       p.playing = false
       stop_timer(p)
     end
@@ -196,7 +197,7 @@ end
 local function show(p, frame)
   p.playing = false
   stop_timer(p)
-  p.frame = math.max(0, math.min(p.replay.moves, frame))
+  p.frame = math.max(0, math.min(p.count, frame))
   draw(p)
 end
 
@@ -226,7 +227,7 @@ local function map_keys(p)
     show(p, 0)
   end)
   map('$', function()
-    show(p, p.replay.moves)
+    show(p, p.count)
   end)
   for _, lhs in ipairs({ 'q', '<Esc>' }) do
     map(lhs, function()
@@ -254,6 +255,7 @@ end
 ---@param title string
 function M.open_replay(replay, title)
   local p = { replay = replay, title = title, frame = 0, top = 0, left = 0, playing = false } --[[@as boxls.Player]]
+  p.count = #replay.frames - 1
   p.pushes_at = pushes_by_frame(replay)
   p.dead = {}
   for _, d in ipairs(replay.dead or {}) do
