@@ -500,7 +500,9 @@ local function chars(line)
 end
 
 --- :BoxPlay's window as drawn: its status numbers and the `height` board rows above
---- the status line, `width` cells from the status line's first column. Nil if not shown.
+--- the status line: `width` cells from the first non-blank one at or right of the status
+--- line's first column (the board is centred; its glyphs are never blank). Nil if not
+--- shown.
 local function player_window(ls, height, width)
   for i, l in ipairs(ls) do
     local cs = chars(l)
@@ -508,11 +510,17 @@ local function player_window(ls, height, width)
     local s, _, k, m, p, pp = line:find('move (%d+) of (%d+) · push (%d+) of (%d+)')
     if s then
       local col = #chars(line:sub(1, s - 1)) + 1
-      local board = {}
+      local board, board_col = {}, nil
       for r = i - height, i - 1 do
-        board[#board + 1] = table.concat(vim.list_slice(chars(ls[r] or ''), col, col + width - 1))
+        local row = chars(ls[r] or '')
+        local first = col
+        while row[first] == ' ' do
+          first = first + 1
+        end
+        board_col = board_col or first
+        board[#board + 1] = table.concat(vim.list_slice(row, first, first + width - 1))
       end
-      return { k = tonumber(k), moves = tonumber(m), push = tonumber(p), pushes = tonumber(pp), board = board, row = i, col = col, status = line }
+      return { k = tonumber(k), moves = tonumber(m), push = tonumber(p), pushes = tonumber(pp), board = board, row = i, col = board_col, status = line }
     end
   end
 end

@@ -51,6 +51,7 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field height integer board rows shown
 ---@field width integer board columns shown
 ---@field count integer moves in the solution: frames - 1
+---@field indent integer spaces before each board row (the board is centred)
 ---@field playing boolean
 ---@field buf integer
 ---@field win integer
@@ -117,9 +118,10 @@ local function draw(p)
   end
   follow(p)
   local lines, marks = {}, {}
+  local indent = string.rep(' ', p.indent)
   for r = p.top, p.top + p.height - 1 do
-    local glyphs = {}
-    local byte = 0
+    local glyphs = { indent }
+    local byte = #indent
     for c = p.left, p.left + p.width - 1 do
       local kind = kind_at(p, r, c)
       local glyph = M.GLYPHS[kind]
@@ -266,6 +268,7 @@ function M.open_replay(replay, title)
   p.height = math.min(replay.rows, max_h)
   local win_w = math.max(p.width, vim.fn.strdisplaywidth(HELP), vim.fn.strdisplaywidth(title) + 2, 32)
   local win_h = p.height + 2
+  p.indent = math.floor((win_w - p.width) / 2)
   p.buf = vim.api.nvim_create_buf(false, true)
   vim.bo[p.buf].bufhidden = 'wipe'
   vim.bo[p.buf].filetype = 'boxplay'
