@@ -1,5 +1,6 @@
 //! The command line: `solve`, `check` and `lsp`, thin clients of the core.
 
+mod picture;
 mod render;
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -46,6 +47,8 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Draw a maze and its optimal solution as an SVG picture.
+    Render(picture::RenderArgs),
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -57,6 +60,7 @@ pub fn main() -> ExitCode {
         Some(Command::Solve { file }) => solve(file),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Lsp { .. }) => serve_lsp(),
+        Some(Command::Render(args)) => picture::render(args),
         None if cli.stdio => serve_lsp(),
         None => {
             let _ = <Cli as clap::CommandFactory>::command().print_help();

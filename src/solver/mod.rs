@@ -10,7 +10,7 @@ mod search;
 mod walk;
 mod window;
 
-pub use replay::{play, replay, Frame, Illegal, Replayed};
+pub use replay::{play, replay, replay_frames, Frame, Illegal, Replayed};
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;

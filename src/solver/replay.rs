@@ -1,4 +1,5 @@
-//! Replaying a move string on a grid: legality, counts, and where the box ends.
+//! Replaying a move string on a grid: legality, counts, where the box ends, and the
+//! position after every move (what pictures and previews of a solution draw).
 
 use crate::maze::Grid;
 
@@ -23,7 +24,7 @@ pub struct Illegal {
 }
 
 /// Where the player and the box stand (grid cells) after some moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Frame {
     pub player: usize,
     pub boxed: usize,
@@ -32,6 +33,14 @@ pub struct Frame {
 /// Plays `moves` (`nsew` walks, `NSEW` pushes) from the grid's start position.
 pub fn replay(grid: &Grid, moves: &str) -> Result<Replayed, Illegal> {
     play(grid, moves, |_| {})
+}
+
+/// The start position, then the position after each move: one frame per move and
+/// one more, for a legal move string.
+pub fn replay_frames(grid: &Grid, moves: &str) -> Result<Vec<Frame>, Illegal> {
+    let mut frames = Vec::with_capacity(moves.len() + 1);
+    play(grid, moves, |frame| frames.push(frame))?;
+    Ok(frames)
 }
 
 /// Like [`replay`], calling `visit` with the start and then after each legal move.

@@ -9,3 +9,4 @@ mod lsp;
 mod parser;
 mod props;
 mod reference;
+mod render;
