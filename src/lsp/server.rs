@@ -233,6 +233,10 @@ fn client_support(capabilities: &ClientCapabilities) -> ClientSupport {
         // gets markdown only if it lists it.
         .is_none_or(|formats| formats.contains(&MarkupKind::Markdown));
     let code_action = document.and_then(|d| d.code_action.as_ref());
+    let diagnostic_refresh = workspace
+        .and_then(|w| w.diagnostics.as_ref())
+        .and_then(|c| c.refresh_support)
+        .unwrap_or(false);
     ClientSupport {
         configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
         progress: capabilities
@@ -252,11 +256,11 @@ fn client_support(capabilities: &ClientCapabilities) -> ClientSupport {
             .and_then(|w| w.semantic_tokens.as_ref())
             .and_then(|c| c.refresh_support)
             .unwrap_or(false),
-        diagnostic_refresh: workspace
-            .and_then(|w| w.diagnostics.as_ref())
-            .and_then(|c| c.refresh_support)
-            .unwrap_or(false),
-        pull_diagnostics: document.is_some_and(|d| d.diagnostic.is_some()),
+        diagnostic_refresh,
+        // The solver's diagnostics come after the first pull; a client that cannot be
+        // asked to pull again (Neovim 0.11 offers pull without refresh) would never see
+        // them, so it gets every diagnostic pushed instead.
+        pull_diagnostics: diagnostic_refresh && document.is_some_and(|d| d.diagnostic.is_some()),
         hover_format: if markdown {
             HoverFormat::Markdown
         } else {

@@ -1,7 +1,38 @@
--- Pushing Boxes maze files: `;` line comments.
+-- Pushing Boxes maze files: `;` line comments, mazes drawn as they are, and the boxls
+-- commands for this buffer.
 vim.bo.commentstring = '; %s'
 vim.bo.comments = ':;'
--- Rows must keep their exact width: no automatic wrapping or tab expansion surprises.
+-- Rows must keep their exact width: no automatic wrapping.
 vim.bo.textwidth = 0
+-- A maze is a picture: never wrap a row; keep the sign column so that a diagnostic's
+-- sign does not shift the whole maze sideways when it comes and goes.
+vim.opt_local.wrap = false
+vim.opt_local.signcolumn = 'yes'
+
+local commands = {
+  BoxSolve = {
+    function()
+      require('boxls').solve()
+    end,
+    'boxls: write the optimal solution of the maze under the cursor',
+  },
+  BoxSolveAll = {
+    function()
+      require('boxls').solve_all()
+    end,
+    'boxls: write the optimal solution of every maze',
+  },
+  BoxPlay = {
+    function()
+      require('boxls.play').open()
+    end,
+    'boxls: play the optimal solution of the maze under the cursor in a floating window',
+  },
+}
+local undo = { 'setlocal commentstring< comments< textwidth< wrap< signcolumn<' }
+for name, command in pairs(commands) do
+  vim.api.nvim_buf_create_user_command(0, name, command[1], { desc = command[2] })
+  undo[#undo + 1] = 'silent! delcommand -buffer ' .. name
+end
 vim.b.undo_ftplugin = (vim.b.undo_ftplugin and (vim.b.undo_ftplugin .. ' | ') or '')
-  .. 'setlocal commentstring< comments< textwidth<'
+  .. table.concat(undo, ' | ')

@@ -14,6 +14,12 @@ return {
       params.initializationOptions = vim.tbl_get(config, 'settings', 'boxls')
     end
   end,
+  -- Hints that turn from `solving…` into counts are drawn again (see lua/boxls/hints.lua).
+  handlers = {
+    ['textDocument/inlayHint'] = function(...)
+      return require('boxls.hints').on_inlayhint(...)
+    end,
+  },
   -- Answered to the server's `workspace/configuration` requests (section `boxls`).
   settings = {
     boxls = {

@@ -1,6 +1,7 @@
--- boxls: commands, inlay hints on attach, and default highlights for the server's
--- semantic tokens. The server configuration is in lsp/boxls.lua; filetype detection
--- in ftdetect/box.lua.
+-- boxls: inlay hints and diagnostic messages on attach, and default highlights for the
+-- cells (syntax and the server's semantic tokens). The server configuration is in
+-- lsp/boxls.lua; filetype detection in ftdetect/box.lua; the buffer-local commands and
+-- options of `.box` buffers in ftplugin/box.lua.
 if vim.g.loaded_boxls then
   return
 end
@@ -10,7 +11,7 @@ local group = vim.api.nvim_create_augroup('boxls', { clear = true })
 
 vim.api.nvim_create_autocmd('LspAttach', {
   group = group,
-  desc = 'boxls: enable inlay hints',
+  desc = 'boxls: enable inlay hints, show diagnostic messages',
   callback = function(args)
     local client = vim.lsp.get_client_by_id(args.data.client_id)
     if not client or client.name ~= 'boxls' then
@@ -19,37 +20,81 @@ vim.api.nvim_create_autocmd('LspAttach', {
     if vim.g.boxls_inlay_hints ~= false and client:supports_method('textDocument/inlayHint', args.buf) then
       vim.lsp.inlay_hint.enable(true, { bufnr = args.buf })
     end
+    -- Neovim 0.11 shows diagnostics as a sign only; a maze's problem is worth reading
+    -- where it is. This applies to boxls' own namespace, not to other servers.
+    -- Both namespaces: pushed diagnostics, and pulled ones (textDocument/diagnostic).
+    local opts = require('boxls').diagnostic_opts()
+    if opts then
+      for _, pull in ipairs({ false, true }) do
+        vim.diagnostic.config(opts, vim.lsp.diagnostic.get_namespace(client.id, pull))
+      end
+    end
   end,
 })
 
+-- Cells: the player, the box and the target in three distinct bold colours, dead squares
+-- on a shaded background (which keeps the cell's own colour), in 256-colour terminals
+-- (cterm) and with 'termguicolors' alike, for dark and light backgrounds. Rock and free
+-- are for :BoxPlay's board (in the buffer they keep the colorscheme's colours).
+local palette = {
+  dark = {
+    BoxlsPlayer = { ctermfg = 39, fg = '#00afff', bold = true },
+    BoxlsBox = { ctermfg = 214, fg = '#ffaf00', bold = true },
+    BoxlsTarget = { ctermfg = 42, fg = '#00d787', bold = true },
+    BoxlsDead = { ctermbg = 52, bg = '#5f0000' },
+    BoxlsRock = { ctermfg = 244, fg = '#808080' },
+    BoxlsFree = { ctermfg = 240, fg = '#585858' },
+  },
+  light = {
+    BoxlsPlayer = { ctermfg = 25, fg = '#005faf', bold = true },
+    BoxlsBox = { ctermfg = 130, fg = '#af5f00', bold = true },
+    BoxlsTarget = { ctermfg = 28, fg = '#008700', bold = true },
+    BoxlsDead = { ctermbg = 224, bg = '#ffd7d7' },
+    BoxlsRock = { ctermfg = 244, fg = '#808080' },
+    BoxlsFree = { ctermfg = 250, fg = '#bcbcbc' },
+  },
+}
+
 -- Semantic token legend of boxls: rock free player box target number comment walk push,
--- modifier dead. `default = true` lets a colorscheme override any of them.
+-- modifier dead. `default = true` lets a colorscheme or the user override any of them.
 local links = {
   ['@lsp.type.rock.box'] = '@keyword',
   ['@lsp.type.free.box'] = '@punctuation.delimiter',
-  ['@lsp.type.player.box'] = '@variable',
-  ['@lsp.type.box.box'] = '@type',
-  ['@lsp.type.target.box'] = '@string',
+  ['@lsp.type.player.box'] = 'BoxlsPlayer',
+  ['@lsp.type.box.box'] = 'BoxlsBox',
+  ['@lsp.type.target.box'] = 'BoxlsTarget',
   ['@lsp.type.number.box'] = '@number',
   ['@lsp.type.comment.box'] = '@comment',
   ['@lsp.type.walk.box'] = '@function',
   ['@lsp.type.push.box'] = '@keyword.return',
-  -- Dead squares (the player's start can be one too; it keeps its own colour).
-  ['@lsp.typemod.free.dead.box'] = 'DiagnosticUnnecessary',
-  ['@lsp.typemod.box.dead.box'] = 'DiagnosticUnnecessary',
+  ['@lsp.typemod.free.dead.box'] = 'BoxlsDead',
+  ['@lsp.typemod.box.dead.box'] = 'BoxlsDead',
+  ['@lsp.typemod.player.dead.box'] = 'BoxlsDead',
 }
+
 local function set_highlights()
+  for name, hl in pairs(palette[vim.o.background] or palette.dark) do
+    vim.api.nvim_set_hl(0, name, vim.tbl_extend('force', hl, { default = true }))
+  end
   for from, to in pairs(links) do
     vim.api.nvim_set_hl(0, from, { link = to, default = true })
   end
 end
 set_highlights()
 vim.api.nvim_create_autocmd('ColorScheme', { group = group, callback = set_highlights })
-
-vim.api.nvim_create_user_command('BoxSolve', function()
-  require('boxls').solve()
-end, { desc = 'boxls: insert the optimal solution of the maze under the cursor' })
-
-vim.api.nvim_create_user_command('BoxSolveAll', function()
-  require('boxls').solve_all()
-end, { desc = 'boxls: insert the optimal solution of every maze' })
+vim.api.nvim_create_autocmd('OptionSet', {
+  group = group,
+  pattern = 'background',
+  callback = function()
+    -- Only the palette's own groups follow the background; a user's or a colorscheme's
+    -- definition (not `default`) stays.
+    for name in pairs(palette.dark) do
+      local current = vim.api.nvim_get_hl(0, { name = name })
+      local ours = palette[vim.v.option_old] or palette.dark
+      if current.ctermfg == ours[name].ctermfg and current.ctermbg == ours[name].ctermbg then
+        vim.api.nvim_set_hl(0, name, {})
+      end
+    end
+    set_highlights()
+  end,
+})

@@ -1,4 +1,5 @@
 " Syntax for .box maze files (Pushing Boxes); the boxls server's semantic tokens refine it.
+" The Boxls* groups are defined by plugin/boxls.lua.
 if exists('b:current_syntax')
   finish
 endif
@@ -21,9 +22,9 @@ syn region boxSolution matchgroup=boxSolutionKey start=/^\s*;\s*solution\s*:/ en
 
 hi def link boxRock       Keyword
 hi def link boxFree       Delimiter
-hi def link boxPlayer     Identifier
-hi def link boxBox        Type
-hi def link boxTarget     String
+hi def link boxPlayer     BoxlsPlayer
+hi def link boxBox        BoxlsBox
+hi def link boxTarget     BoxlsTarget
 hi def link boxBadChar    Error
 hi def link boxNumber     Number
 hi def link boxTerminator Special

@@ -59,6 +59,29 @@ end
 
 local boxls = require('boxls')
 
+-- What the plugin says (vim.notify), kept to check it.
+local notes = {}
+local original_notify = vim.notify
+vim.notify = function(message, level, opts)
+  notes[#notes + 1] = message
+  return original_notify(message, level, opts)
+end
+
+--- Waits for a vim.notify message containing `text` (from the `from`-th on).
+local function noted(text, from)
+  local found
+  wait_for(function()
+    for i = from or 1, #notes do
+      if notes[i]:find(text, 1, true) then
+        found = notes[i]
+        return true
+      end
+    end
+    return false
+  end, 5000)
+  return found
+end
+
 local function attached(buf)
   return wait_for(function()
     local c = boxls.client(buf)
@@ -246,6 +269,20 @@ local function main()
   end)
   check(token_at(buf, 0, 0) == 'comment', 'semantic token on a comment: comment', token_at(buf, 0, 0))
 
+  -- What the buffer is set up with.
+  local ns = vim.lsp.diagnostic.get_namespace(client.id, false)
+  check(vim.diagnostic.config(nil, ns).virtual_text ~= false, 'diagnostics: virtual text on for the boxls namespace', vim.inspect(vim.diagnostic.config(nil, ns)))
+  check(vim.wo.signcolumn == 'yes' and vim.wo.wrap == false, 'ftplugin: signcolumn=yes, nowrap', vim.wo.signcolumn .. ' ' .. tostring(vim.wo.wrap))
+  check(vim.fn.exists(':BoxSolve') == 2 and vim.fn.exists(':BoxSolveAll') == 2, 'ftplugin: :BoxSolve and :BoxSolveAll in a .box buffer')
+
+  -- :BoxSolve in a maze with errors names the first.
+  vim.api.nvim_win_set_cursor(0, { 6, 0 }) -- maze 2, the row with `x`
+  local from = #notes + 1
+  vim.cmd('BoxSolve')
+  local said = noted('Maze #2', from)
+  log('      :BoxSolve in a broken maze: %s', tostring(said))
+  check(said == "boxls: Maze #2 has 1 error; fix it first (line 6: `x` is not a cell: use `#` `.` `S` `B` `T`)", ':BoxSolve in a broken maze says which error stops it', said)
+
   ---------------------------------------------------------------------------
   -- The sample: inlay hints, semantic tokens, :BoxSolve.
   local sbuf = open(sample)
@@ -319,9 +356,19 @@ local function main()
   -- Maze 2 is unsolvable: nothing to insert.
   local before = table.concat(lines(sbuf), '\n')
   vim.api.nvim_win_set_cursor(0, { 5, 2 }) -- maze 2, its row
+  from = #notes + 1
   vim.cmd('BoxSolve')
-  vim.wait(1000)
+  said = noted('Maze #2', from)
+  log('      :BoxSolve in an unsolvable maze: %s', tostring(said))
+  check(said == 'boxls: Maze #2 is unsolvable: no push can ever move the box onto the target', ':BoxSolve in an unsolvable maze says why', said)
   check(table.concat(lines(sbuf), '\n') == before, ':BoxSolve in an unsolvable maze changes nothing')
+
+  -- Nothing new to write where the optimal line is there.
+  vim.api.nvim_win_set_cursor(0, { 10, 0 }) -- maze 3 (one line lower now)
+  from = #notes + 1
+  vim.cmd('BoxSolve')
+  said = noted('Maze #3', from)
+  check(said == 'boxls: Maze #3 already records its optimal solution (6 pushes · 28 moves)', ':BoxSolve where the optimal line is written says so', said)
 
   -- The written solutions are legal and optimal: once the hints have settled again,
   -- the only diagnostic left is maze 2's `unsolvable` (its header is now line 3).
@@ -364,6 +411,10 @@ local function main()
       == '; solution: EEEEE|' .. sol3 .. '|; solution: swwwnnnnnneeesssSSS',
     ':BoxSolveAll writes the three solutions'
   )
+  from = #notes + 1
+  vim.cmd('BoxSolveAll')
+  said = noted('no solution to write', from)
+  check(said == 'boxls: no solution to write (3 already optimal, 1 unsolvable)', ':BoxSolveAll with every solution written says so', said)
 
   ---------------------------------------------------------------------------
   -- A .txt file with the same content: no boxls.
@@ -371,6 +422,7 @@ local function main()
   vim.wait(1000)
   check(vim.bo[tbuf].filetype ~= 'box', 'a .txt file is not filetype box', vim.bo[tbuf].filetype)
   check(boxls.client(tbuf) == nil, 'boxls does not attach to a .txt file')
+  check(vim.fn.exists(':BoxSolve') == 0, ':BoxSolve is not a command in a .txt buffer')
 
   ---------------------------------------------------------------------------
   -- The server shuts down cleanly when asked.
