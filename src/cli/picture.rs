@@ -10,8 +10,8 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 use codespan_reporting::term::termcolor::StandardStream;
 
-use super::render::{emit, SourceFile};
 use super::input;
+use super::render::{emit, SourceFile};
 use super::{color_for, Failure};
 use crate::maze::{plural, Maze, MazeParser};
 use crate::solver::{self, Cancelled};
