@@ -224,7 +224,7 @@ mod tests {
                     "the recorded solution of Maze #1 is already optimal (1 push · 1 move)",
                 ),
                 Err(
-                    "Maze #2 is unsolvable: the box starts on a dead square: no sequence of pushes brings it to the target",
+                    "Maze #2 is unsolvable: the box starts on a dead square, from which no sequence of pushes brings it to the target",
                 ),
                 Err(
                     "there is no Maze #3",
