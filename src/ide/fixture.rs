@@ -2,11 +2,10 @@
 //! solve (or given ones).
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use super::{FileView, MazeStatus, Options};
 use crate::maze::{parse, Grid, ParsedFile};
-use crate::solver::{self, Outcome};
+use crate::solver;
 
 pub struct Fixture {
     pub text: String,
@@ -52,12 +51,5 @@ pub fn solved_status(grid: &Grid) -> MazeStatus {
     let Ok(analysis) = solver::analyze(grid, &never) else {
         unreachable!("the flag is never set")
     };
-    let dead = Some(Arc::from(analysis.dead));
-    match analysis.outcome {
-        Outcome::Solved(solution) => MazeStatus::Solved {
-            solution: Arc::new(solution),
-            dead,
-        },
-        Outcome::Unsolvable(reason) => MazeStatus::Unsolvable { reason, dead },
-    }
+    MazeStatus::from_analysis(analysis)
 }

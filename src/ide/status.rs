@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::maze::plural;
-use crate::solver::{Reason, Solution};
+use crate::solver::{Analysis, Outcome, Reason, Solution};
 
 /// Per cell of a maze (row-major): free, but the box can never get from there to `T`.
 pub type DeadSquares = Arc<[bool]>;
@@ -37,6 +37,18 @@ pub enum MazeStatus {
 }
 
 impl MazeStatus {
+    /// The status of a finished solve with its dead squares.
+    pub fn from_analysis(analysis: Analysis) -> MazeStatus {
+        let dead = Some(Arc::from(analysis.dead));
+        match analysis.outcome {
+            Outcome::Solved(solution) => MazeStatus::Solved {
+                solution: Arc::new(solution),
+                dead,
+            },
+            Outcome::Unsolvable(reason) => MazeStatus::Unsolvable { reason, dead },
+        }
+    }
+
     pub fn solution(&self) -> Option<&Solution> {
         match self {
             MazeStatus::Solved { solution, .. } => Some(solution),

@@ -19,6 +19,7 @@ use super::code_actions::{
 use super::config::Config;
 use super::position::Encoding;
 use super::semantic_tokens::{self, Previous};
+use super::solves::panic_message;
 use super::state::{ClientSupport, State, View};
 use super::{code_lens, diagnostics, formatting, hover, inlay_hints, symbols, Options};
 use crate::ide::{self, HoverFormat};
@@ -162,14 +163,6 @@ impl Backend {
             Err(_) => Err(Error::internal_error()),
         }
     }
-}
-
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 fn capabilities(encoding: Encoding, support: ClientSupport) -> ServerCapabilities {

@@ -22,7 +22,7 @@ use super::lru::Lru;
 use super::progress::Progress;
 use crate::ide::MazeStatus;
 use crate::maze::Grid;
-use crate::solver::{self, Analysis, Outcome};
+use crate::solver;
 
 /// A settled status (never `Invalid` or `Solving`).
 pub type Shared = MazeStatus;
@@ -344,18 +344,6 @@ fn too_large(grid: &Grid, limits: Limits) -> Option<Shared> {
     })
 }
 
-/// The status of a finished analysis.
-pub fn status_of(analysis: Analysis) -> MazeStatus {
-    let dead = Some(Arc::from(analysis.dead));
-    match analysis.outcome {
-        Outcome::Solved(solution) => MazeStatus::Solved {
-            solution: Arc::new(solution),
-            dead,
-        },
-        Outcome::Unsolvable(reason) => MazeStatus::Unsolvable { reason, dead },
-    }
-}
-
 /// One solve on the blocking pool, watched by a task that handles the time limit.
 struct Job {
     solves: Arc<Solves>,
@@ -417,7 +405,7 @@ impl Job {
         };
         let _ = finished.send(true);
         match outcome {
-            Ok(Ok(Ok(analysis))) => Some(status_of(analysis)),
+            Ok(Ok(Ok(analysis))) => Some(MazeStatus::from_analysis(analysis)),
             Ok(Ok(Err(solver::Cancelled))) if timed_out.load(Ordering::Relaxed) => {
                 Some(MazeStatus::TimedOut {
                     ms: self.limits.timeout.as_millis() as u64,
@@ -453,7 +441,8 @@ async fn report_progress(progress: Progress, title: String, mut finished: watch:
     active.end("done").await;
 }
 
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+/// The message a panic carried.
+pub(super) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
