@@ -12,7 +12,8 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::diagnostics::to_lsp;
-use super::state::{ClientSupport, View};
+use super::state::ClientSupport;
+use super::view::View;
 use crate::ide::{self, Action, ActionKind, ActionKinds};
 use crate::maze::TextEdit;
 

@@ -4,7 +4,7 @@
 use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 
 use super::code_actions::INSERT_COMMAND;
-use super::state::View;
+use super::view::View;
 use crate::ide;
 
 pub fn code_lenses(view: &View, uri: &Uri) -> Vec<CodeLens> {

@@ -3,7 +3,7 @@
 
 use tower_lsp_server::ls_types::{self as lsp, DiagnosticSeverity, NumberOrString};
 
-use super::state::View;
+use super::view::View;
 use crate::ide;
 use crate::maze::{Diagnostic, Severity};
 

@@ -3,7 +3,7 @@
 
 use tower_lsp_server::ls_types::TextEdit as LspTextEdit;
 
-use super::state::View;
+use super::view::View;
 use crate::maze::format_edit;
 
 /// The edits that format the document; none when it is formatted already.

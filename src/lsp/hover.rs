@@ -2,7 +2,7 @@
 
 use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 
-use super::state::View;
+use super::view::View;
 use crate::ide::{self, HoverFormat};
 
 pub fn hover(view: &View, offset: usize, format: HoverFormat) -> Option<Hover> {

@@ -2,7 +2,7 @@
 
 use tower_lsp_server::ls_types::{InlayHint, InlayHintLabel, Range};
 
-use super::state::View;
+use super::view::View;
 use crate::ide;
 
 pub fn inlay_hints(view: &View, visible: Range) -> Vec<InlayHint> {

@@ -25,6 +25,7 @@ mod solves;
 mod state;
 mod symbols;
 mod transport;
+mod view;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_lsp_server::ls_types::{Position, TextDocumentIdentifier};
 
-use super::state::View;
+use super::view::View;
 use crate::ide;
 
 pub const METHOD: &str = "boxls/replay";

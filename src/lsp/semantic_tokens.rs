@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::position::Walker;
-use super::state::View;
+use super::view::View;
 use crate::ide::{self, Token, TOKEN_KINDS, TOKEN_MODIFIERS};
 
 pub fn legend() -> SemanticTokensLegend {

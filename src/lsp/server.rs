@@ -20,7 +20,8 @@ use super::config::Config;
 use super::position::Encoding;
 use super::semantic_tokens::{self, Previous};
 use super::solves::panic_message;
-use super::state::{ClientSupport, State, View};
+use super::state::{ClientSupport, State};
+use super::view::View;
 use super::{code_lens, diagnostics, formatting, hover, inlay_hints, symbols, Options};
 use crate::ide::{self, HoverFormat};
 

@@ -1,25 +1,24 @@
-//! Server state shared by all handlers, the per-request `View` of a document, and the
-//! change → solve → publish pipeline.
+//! Server state shared by all handlers (documents, solves, settings, what the client
+//! supports) and the change → solve → publish pipeline.
 
 use std::collections::HashMap;
-use std::ops::Range;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use ropey::Rope;
 use tokio::sync::watch;
 use tokio::task::AbortHandle;
-use tower_lsp_server::ls_types::{Position, Range as LspRange, Uri};
+use tower_lsp_server::ls_types::Uri;
 use tower_lsp_server::Client;
 
 use super::config::Config;
 use super::diagnostics;
 use super::document::{Document, Documents};
-use super::position::{self, Encoding};
+use super::position::Encoding;
 use super::progress::Progress;
 use super::solves::{Limits, Lookup, Solves, Ticket};
-use crate::ide::{FileView, HoverFormat, MazeStatus};
-use crate::maze::{Grid, ParsedFile};
+use super::view::View;
+use crate::ide::{HoverFormat, MazeStatus};
+use crate::maze::Grid;
 
 /// What the client said it can do, as far as the server cares.
 #[derive(Debug, Clone, Copy)]
@@ -86,45 +85,6 @@ pub struct State {
     pins: Mutex<HashMap<Uri, Vec<Arc<Grid>>>>,
     /// Serialises publishing so that an older version can never overtake a newer one.
     publishing: tokio::sync::Mutex<()>,
-}
-
-/// Everything a feature needs to answer one request about one document.
-pub struct View {
-    pub version: i32,
-    pub rope: Rope,
-    pub text: Arc<String>,
-    pub parsed: Arc<ParsedFile>,
-    pub statuses: Vec<MazeStatus>,
-    pub encoding: Encoding,
-    pub config: Config,
-}
-
-impl View {
-    /// The document as the IDE layer sees it.
-    pub fn file(&self) -> FileView<'_> {
-        FileView {
-            text: &self.text,
-            parsed: &self.parsed,
-            statuses: &self.statuses,
-            options: self.config.ide_options(),
-        }
-    }
-
-    pub fn range(&self, bytes: Range<usize>) -> LspRange {
-        position::range(&self.rope, bytes, self.encoding)
-    }
-
-    pub fn position(&self, offset: usize) -> Position {
-        position::position(&self.rope, offset, self.encoding)
-    }
-
-    pub fn offset(&self, position: Position) -> usize {
-        position::offset(&self.rope, position, self.encoding)
-    }
-
-    pub fn byte_range(&self, range: LspRange) -> Range<usize> {
-        position::byte_range(&self.rope, range, self.encoding)
-    }
 }
 
 impl State {

@@ -6,7 +6,7 @@ use tower_lsp_server::ls_types::{
     SymbolInformation, SymbolKind, Uri,
 };
 
-use super::state::View;
+use super::view::View;
 use crate::ide;
 
 pub fn document_symbols(view: &View, uri: &Uri, hierarchical: bool) -> DocumentSymbolResponse {
