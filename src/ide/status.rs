@@ -49,6 +49,32 @@ impl MazeStatus {
         }
     }
 
+    /// The status of a finished solve whose dead squares are not known yet.
+    pub fn from_outcome(outcome: Outcome) -> MazeStatus {
+        match outcome {
+            Outcome::Solved(solution) => MazeStatus::Solved {
+                solution: Arc::new(solution),
+                dead: None,
+            },
+            Outcome::Unsolvable(reason) => MazeStatus::Unsolvable { reason, dead: None },
+        }
+    }
+
+    /// Whether this is a finished solve still without its dead squares.
+    pub fn lacks_dead(&self) -> bool {
+        matches!(
+            self,
+            MazeStatus::Solved { dead: None, .. } | MazeStatus::Unsolvable { dead: None, .. }
+        )
+    }
+
+    /// Records the dead squares of a finished solve (other statuses have none).
+    pub fn set_dead(&mut self, squares: DeadSquares) {
+        if let MazeStatus::Solved { dead, .. } | MazeStatus::Unsolvable { dead, .. } = self {
+            *dead = Some(squares);
+        }
+    }
+
     pub fn solution(&self) -> Option<&Solution> {
         match self {
             MazeStatus::Solved { solution, .. } => Some(solution),

@@ -1,5 +1,6 @@
-//! The document store: `uri -> Document { version, rope, text, parsed mazes }` behind
-//! one `std::sync::Mutex` that is never held across an `.await`.
+//! The document store: `uri -> Document { version, rope, text, parsed mazes, what is
+//! known of each maze }` behind one `std::sync::Mutex` that is never held across an
+//! `.await`.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -10,28 +11,83 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
 use super::position::{byte_range, Encoding};
-use crate::maze::{parse, ParsedFile};
+use super::solves::GridKey;
+use crate::ide::{DeadSquares, MazeStatus};
+use crate::maze::{parse, Maze, ParsedFile, Splice};
 
-/// One open document. Cloning is cheap (the text and the parse are shared).
+/// One open document. Cloning is cheap (everything in it is shared).
 ///
 /// The rope answers position questions; the text and its parse follow every change
-/// directly, so a keystroke costs one maze's parse, not the whole file's.
+/// directly, so a keystroke costs one maze's parse, not the whole file's. Beside each
+/// maze of the parse sit its key (hashed once, when the maze is read) and its status,
+/// kept across versions: an edit replaces only the entries of the mazes it re-read.
 #[derive(Clone)]
 pub struct Document {
     pub version: i32,
     pub rope: Rope,
     pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
+    /// One per maze: its grid's key, `None` for an invalid maze.
+    pub keys: Arc<Vec<Option<GridKey>>>,
+    /// One per maze: what is known of its solve.
+    pub statuses: Arc<Vec<MazeStatus>>,
 }
 
 impl Document {
     pub fn new(version: i32, text: &str) -> Document {
+        let parsed = parse(text);
+        let (keys, statuses) = unsolved(&parsed.mazes);
         Document {
             version,
             rope: Rope::from_str(text),
             text: Arc::new(text.to_string()),
-            parsed: Arc::new(parse(text)),
+            parsed: Arc::new(parsed),
+            keys: Arc::new(keys),
+            statuses: Arc::new(statuses),
         }
+    }
+
+    /// The mazes whose solve is still to be looked up or waited for.
+    pub fn unsettled(&self) -> Vec<(usize, GridKey)> {
+        self.statuses
+            .iter()
+            .zip(self.keys.iter())
+            .enumerate()
+            .filter(|(_, (status, _))| !status.is_settled())
+            .filter_map(|(index, (_, key))| Some((index, key.clone()?)))
+            .collect()
+    }
+
+    /// Records a solve's result for maze `index`, if that maze still has `key`.
+    pub fn settle(&mut self, index: usize, key: &GridKey, status: MazeStatus) {
+        if self.keys.get(index).and_then(Option::as_ref) == Some(key) {
+            Arc::make_mut(&mut self.statuses)[index] = status;
+        }
+    }
+
+    /// Records maze `index`'s dead squares, if it still has `key`.
+    pub fn set_dead(&mut self, index: usize, key: &GridKey, dead: DeadSquares) {
+        if self.keys.get(index).and_then(Option::as_ref) == Some(key) {
+            Arc::make_mut(&mut self.statuses)[index].set_dead(dead);
+        }
+    }
+
+    /// Forgets every solve result (after the limits changed): all are looked up again.
+    pub fn unsettle(&mut self) {
+        let (_, statuses) = unsolved(&self.parsed.mazes);
+        self.statuses = Arc::new(statuses);
+    }
+
+    /// The mazes (index and key) whose lines overlap `bytes` and whose dead squares are
+    /// not known yet.
+    pub fn lacking_dead(&self, bytes: Range<usize>) -> Vec<(usize, GridKey)> {
+        let mazes = &self.parsed.mazes;
+        let first = mazes.partition_point(|maze| maze.extent.end < bytes.start);
+        let last = mazes.partition_point(|maze| maze.extent.start <= bytes.end);
+        (first..last.max(first))
+            .filter(|&index| self.statuses[index].lacks_dead())
+            .filter_map(|index| Some((index, self.keys[index].clone()?)))
+            .collect()
     }
 
     /// Applies LSP content changes in order, reparsing incrementally after each.
@@ -69,7 +125,18 @@ impl Document {
         // still does, `make_mut` copies rather than changing what it sees.
         let text = Arc::make_mut(&mut self.text);
         text.replace_range(bytes.clone(), new_text);
-        Arc::make_mut(&mut self.parsed).update(text, bytes, new_text.len());
+        let parsed = Arc::make_mut(&mut self.parsed);
+        let splice = parsed.update(text, bytes, new_text.len());
+        self.follow(splice);
+    }
+
+    /// Replaces the keys and statuses of the mazes a reparse re-read.
+    fn follow(&mut self, splice: Splice) {
+        let replaced = splice.start..splice.start + splice.removed;
+        let inserted = &self.parsed.mazes[splice.start..splice.start + splice.inserted];
+        let (keys, statuses) = unsolved(inserted);
+        Arc::make_mut(&mut self.keys).splice(replaced.clone(), keys);
+        Arc::make_mut(&mut self.statuses).splice(replaced, statuses);
     }
 
     /// Checks that the rope, the text and the incremental parse agree: the whole-file
@@ -81,8 +148,23 @@ impl Document {
         if *self.parsed != parse(&self.text) {
             return Err("the incremental parse differs from a full parse");
         }
+        let (keys, _) = unsolved(&self.parsed.mazes);
+        if *self.keys != keys || self.statuses.len() != keys.len() {
+            return Err("the mazes' keys do not follow the parse");
+        }
         Ok(())
     }
+}
+
+/// Keys and first statuses for freshly read mazes: `Solving` until looked up.
+fn unsolved(mazes: &[Maze]) -> (Vec<Option<GridKey>>, Vec<MazeStatus>) {
+    mazes
+        .iter()
+        .map(|maze| match &maze.grid {
+            Some(grid) => (Some(GridKey::new(grid)), MazeStatus::Solving),
+            None => (None, MazeStatus::Invalid),
+        })
+        .unzip()
 }
 
 #[derive(Default)]
@@ -137,6 +219,18 @@ impl Documents {
 
     pub fn get(&self, uri: &Uri) -> Option<Document> {
         self.lock().get(uri).cloned()
+    }
+
+    /// Runs `change` on an open document, under the lock (so without `.await`).
+    pub fn update<T>(&self, uri: &Uri, change: impl FnOnce(&mut Document) -> T) -> Option<T> {
+        self.lock().get_mut(uri).map(change)
+    }
+
+    /// Runs `change` on every open document.
+    pub fn update_all(&self, mut change: impl FnMut(&mut Document)) {
+        for document in self.lock().values_mut() {
+            change(document);
+        }
     }
 
     pub fn is_empty(&self) -> bool {

@@ -81,6 +81,8 @@ impl Backend {
 
     async fn replay(&self, params: replay::ReplayParams) -> Result<serde_json::Value> {
         let uri = &params.text_document.uri;
+        let at = tower_lsp_server::ls_types::Range::new(params.position, params.position);
+        self.state().ensure_dead(uri, Some(at)).await;
         let Some(view) = self.state().view(uri) else {
             return Ok(serde_json::Value::Null);
         };

@@ -17,6 +17,7 @@ use super::code_actions::{
     self, APPLY_EDIT_COMMAND, COMMANDS, INSERT_ALL_COMMAND, INSERT_ALL_KIND,
 };
 use super::config::Config;
+use super::document::Document;
 use super::position::Encoding;
 use super::semantic_tokens::{self, Previous};
 use super::solves::panic_message;
@@ -113,14 +114,13 @@ impl Backend {
     /// Re-solves and republishes after a change; the synchronous part runs before the
     /// first `.await`.
     async fn changed(&self, uri: &Uri) {
-        let Some((view, pending)) = self.state.refresh(&self.client, uri) else {
+        let Some((version, pending)) = self.state.refresh(&self.client, uri) else {
             return;
         };
-        self.state
-            .publish(&self.client, uri, Some(view.version))
-            .await;
+        // With solves pending, their task publishes (once they are in, or soon).
         if !pending {
-            self.state.mark_settled(uri, view.version);
+            self.state.publish(&self.client, uri, Some(version)).await;
+            self.state.mark_settled(uri, version);
         }
     }
 
@@ -147,6 +147,7 @@ impl Backend {
         self.state
             .update_settings(|settings| settings.config = config);
         self.state.solves.forget_limited();
+        self.state.documents.update_all(Document::unsettle);
         for uri in self.state.documents.uris() {
             self.changed(&uri).await;
         }
@@ -439,6 +440,10 @@ impl LanguageServer for Backend {
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let position = params.text_document_position_params;
         let format = self.state.settings().support.hover_format;
+        let at = Range::new(position.position, position.position);
+        self.state
+            .ensure_dead(&position.text_document.uri, Some(at))
+            .await;
         let hover = self.with_view("textDocument/hover", &position.text_document.uri, |view| {
             hover::hover(view, view.offset(position.position), format)
         })?;
@@ -469,6 +474,7 @@ impl LanguageServer for Backend {
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri;
+        self.state.ensure_dead(&uri, None).await;
         self.with_view("textDocument/semanticTokens/full", &uri, |view| {
             SemanticTokensResult::Tokens(self.tokens.full(view, &uri))
         })
@@ -480,6 +486,7 @@ impl LanguageServer for Backend {
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         let uri = params.text_document.uri;
         let previous = params.previous_result_id;
+        self.state.ensure_dead(&uri, None).await;
         self.with_view("textDocument/semanticTokens/full/delta", &uri, |view| {
             self.tokens.delta(view, &uri, &previous)
         })
@@ -489,6 +496,9 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
+        self.state
+            .ensure_dead(&params.text_document.uri, Some(params.range))
+            .await;
         self.with_view(
             "textDocument/semanticTokens/range",
             &params.text_document.uri,

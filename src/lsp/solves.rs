@@ -1,14 +1,20 @@
 //! Solving off the request loop: results cached by maze content (so an edit re-solves
 //! only the maze it touched), one shared job per maze however many documents want it,
-//! cancelled as soon as nobody does, stopped at the configured time limit, and
-//! reported with `$/progress` when slow — from a task of its own, so a client that
-//! never answers can hold up nothing.
+//! small mazes solved in batches (one blocking task for many, not one each), cancelled
+//! as soon as nobody wants them, stopped at the configured time limit, and reported
+//! with `$/progress` when slow — from a task of its own, so a client that never
+//! answers can hold up nothing.
 //!
-//! Results an open document uses are *pinned*: kept in a map of their own, never
-//! evicted. The others live in an LRU of at most [`CACHE_BYTES`] and
-//! [`CACHE_ENTRIES`]; every operation on either is O(1).
+//! A maze is known by its [`GridKey`], hashed once when the maze is parsed. Open
+//! documents keep the results of their own mazes (see `document.rs`); the cache here
+//! is an LRU of at most [`CACHE_BYTES`] and [`CACHE_ENTRIES`] for re-use (undo, the
+//! same maze in two documents, re-opening), every operation O(1).
+//!
+//! Dead squares are not part of a solve: they are computed when something draws them
+//! ([`Solves::dead_squares`]).
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -20,7 +26,7 @@ use tower_lsp_server::Client;
 
 use super::lru::Lru;
 use super::progress::Progress;
-use crate::ide::MazeStatus;
+use crate::ide::{DeadSquares, MazeStatus};
 use crate::maze::Grid;
 use crate::solver;
 
@@ -33,6 +39,43 @@ pub struct Limits {
     pub timeout: Duration,
 }
 
+/// A maze's content with its hash computed once: every lookup after that hashes one
+/// word, and equal keys of the same parse compare by pointer.
+#[derive(Debug, Clone)]
+pub struct GridKey {
+    hash: u64,
+    grid: Arc<Grid>,
+}
+
+impl GridKey {
+    pub fn new(grid: &Grid) -> GridKey {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        grid.hash(&mut hasher);
+        GridKey {
+            hash: hasher.finish(),
+            grid: Arc::new(grid.clone()),
+        }
+    }
+
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+}
+
+impl Hash for GridKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl PartialEq for GridKey {
+    fn eq(&self, other: &GridKey) -> bool {
+        self.hash == other.hash && (Arc::ptr_eq(&self.grid, &other.grid) || self.grid == other.grid)
+    }
+}
+
+impl Eq for GridKey {}
+
 /// Shown as progress once a solve has run this long.
 const PROGRESS_AFTER: Duration = Duration::from_millis(200);
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
@@ -44,6 +87,12 @@ const CACHE_BYTES: usize = 128 << 20;
 const CACHE_ENTRIES: usize = 20_000;
 /// What an entry costs besides its grid and result: map slot, `Arc`s, headers.
 const ENTRY_OVERHEAD: usize = 256;
+/// Mazes of at most this many cells are solved in batches: each takes well under a
+/// millisecond, less than a blocking task of its own costs to start and wait for.
+const BATCH_MAZE_CELLS: usize = 10_000;
+/// A batch holds mazes of at most this many cells in all (a few milliseconds' work),
+/// so that both workers share a document's batches and cancelling one is prompt.
+const BATCH_CELLS: usize = 100_000;
 
 pub struct Solves {
     inner: Mutex<Inner>,
@@ -56,24 +105,16 @@ pub struct Solves {
 
 #[derive(Default)]
 struct Inner {
-    /// Results no open document uses.
-    cache: Lru<Arc<Grid>, Cached>,
+    cache: Lru<GridKey, Cached>,
     /// The sum of the LRU entries' `cost`.
     cached_bytes: usize,
-    /// Grids open document versions use: how many, and the result once known.
-    pinned: HashMap<Arc<Grid>, Pinned>,
-    running: HashMap<Arc<Grid>, Running>,
+    running: HashMap<GridKey, Running>,
     next_id: u64,
 }
 
 struct Cached {
     result: Shared,
     cost: usize,
-}
-
-struct Pinned {
-    count: usize,
-    result: Option<Shared>,
 }
 
 struct Running {
@@ -83,23 +124,28 @@ struct Running {
     done: watch::Receiver<Option<Shared>>,
 }
 
-/// The answer to "what about this maze?".
-pub enum Lookup {
-    Ready,
-    Pending(Ticket),
+/// What [`Solves::lookup`] found for each maze asked about, by the caller's index.
+#[derive(Default)]
+pub struct Lookups {
+    pub ready: Vec<(usize, Shared)>,
+    pub pending: Vec<(usize, Ticket)>,
 }
 
 /// An interest in a running solve; dropping the last one cancels it.
 pub struct Ticket {
     solves: Arc<Solves>,
-    grid: Arc<Grid>,
+    key: GridKey,
     id: u64,
     done: watch::Receiver<Option<Shared>>,
 }
 
 impl Ticket {
+    pub fn key(&self) -> &GridKey {
+        &self.key
+    }
+
     /// Waits for the solve; `None` if it was cancelled.
-    pub async fn wait(mut self) -> Option<Shared> {
+    pub async fn wait(&mut self) -> Option<Shared> {
         let result = self.done.wait_for(Option::is_some).await.ok()?.clone();
         result
     }
@@ -108,7 +154,7 @@ impl Ticket {
 impl Drop for Ticket {
     fn drop(&mut self) {
         let mut inner = self.solves.lock();
-        if let Some(running) = inner.running.get_mut(&*self.grid) {
+        if let Some(running) = inner.running.get_mut(&self.key) {
             if running.id == self.id {
                 running.interest -= 1;
                 if running.interest == 0 {
@@ -117,6 +163,14 @@ impl Drop for Ticket {
             }
         }
     }
+}
+
+/// One maze of a job.
+struct Item {
+    key: GridKey,
+    id: u64,
+    cancel: Arc<AtomicBool>,
+    sender: watch::Sender<Option<Shared>>,
 }
 
 impl Solves {
@@ -136,77 +190,151 @@ impl Solves {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The known result for a maze, without starting anything.
-    pub fn peek(&self, grid: &Grid, limits: Limits) -> Option<Shared> {
-        if let Some(too_large) = too_large(grid, limits) {
+    /// The cached result for a maze, without starting anything.
+    #[cfg(test)]
+    fn peek(&self, key: &GridKey, limits: Limits) -> Option<Shared> {
+        if let Some(too_large) = too_large(key.grid(), limits) {
             return Some(too_large);
         }
         let mut inner = self.lock();
-        if let Some(pinned) = inner.pinned.get(grid) {
-            return pinned.result.clone();
-        }
-        inner.cache.get(grid).map(|cached| cached.result.clone())
+        inner.cache.get(key).map(|cached| cached.result.clone())
     }
 
-    /// The result for a maze, or a ticket for a solve started (or joined) now.
-    /// Either way the maze is pinned, atomically with the lookup (so no eviction comes
-    /// in between), until [`Solves::unpin`] with the returned key.
+    /// For each `(index, key)`: the result if it is known, else a ticket for a solve
+    /// started (or joined) now. New small mazes are solved in batches, in order.
     pub fn lookup(
         self: &Arc<Self>,
-        grid: &Grid,
+        wanted: Vec<(usize, GridKey)>,
         limits: Limits,
-        progress: Option<Progress>,
-    ) -> (Lookup, Option<Arc<Grid>>) {
-        if too_large(grid, limits).is_some() {
-            return (Lookup::Ready, None);
-        }
+        progress: impl Fn() -> Option<Progress>,
+    ) -> Lookups {
+        let mut found = Lookups::default();
+        let mut batch = Vec::new();
+        let mut batch_cells = 0;
         let mut inner = self.lock();
-        let key = inner.pin(grid);
-        if inner.pinned.get(grid).is_some_and(|p| p.result.is_some()) {
-            return (Lookup::Ready, Some(key));
-        }
-        if let Some(running) = inner.running.get_mut(grid) {
-            if !running.cancel.load(Ordering::Relaxed) {
-                running.interest += 1;
-                let ticket = Ticket {
-                    solves: self.clone(),
-                    grid: key.clone(),
-                    id: running.id,
-                    done: running.done.clone(),
-                };
-                return (Lookup::Pending(ticket), Some(key));
+        for (index, key) in wanted {
+            if let Some(too_large) = too_large(key.grid(), limits) {
+                found.ready.push((index, too_large));
+                continue;
             }
+            if let Some(cached) = inner.cache.get(&key) {
+                found.ready.push((index, cached.result.clone()));
+                continue;
+            }
+            if let Some(ticket) = self.join(&mut inner, &key) {
+                found.pending.push((index, ticket));
+                continue;
+            }
+            let (item, ticket) = self.start(&mut inner, key);
+            found.pending.push((index, ticket));
+            let cells = item.key.grid().cell_count();
+            if cells > BATCH_MAZE_CELLS {
+                self.spawn(vec![item], limits, progress());
+                continue;
+            }
+            if batch_cells + cells > BATCH_CELLS && !batch.is_empty() {
+                self.spawn(std::mem::take(&mut batch), limits, progress());
+                batch_cells = 0;
+            }
+            batch_cells += cells;
+            batch.push(item);
         }
+        drop(inner);
+        if !batch.is_empty() {
+            self.spawn(batch, limits, progress());
+        }
+        found
+    }
+
+    /// A ticket for the solve of `key` already running, if one is.
+    fn join(self: &Arc<Self>, inner: &mut Inner, key: &GridKey) -> Option<Ticket> {
+        let running = inner.running.get_mut(key)?;
+        if running.cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        running.interest += 1;
+        Some(Ticket {
+            solves: self.clone(),
+            key: key.clone(),
+            id: running.id,
+            done: running.done.clone(),
+        })
+    }
+
+    /// Registers a new solve of `key`: the item for a job, and the first ticket.
+    fn start(self: &Arc<Self>, inner: &mut Inner, key: GridKey) -> (Item, Ticket) {
         let id = inner.next_id;
         inner.next_id += 1;
         let cancel = Arc::new(AtomicBool::new(false));
         let (sender, done) = watch::channel(None);
-        inner.running.insert(
-            key.clone(),
-            Running {
-                id,
-                cancel: cancel.clone(),
-                interest: 1,
-                done: done.clone(),
-            },
-        );
-        drop(inner);
-        let job = Job {
-            solves: self.clone(),
-            grid: key.clone(),
+        let running = Running {
             id,
-            cancel,
-            limits,
-            progress,
+            cancel: cancel.clone(),
+            interest: 1,
+            done: done.clone(),
         };
-        tokio::spawn(job.run(sender));
+        inner.running.insert(key.clone(), running);
         let ticket = Ticket {
             solves: self.clone(),
-            grid: key.clone(),
+            key: key.clone(),
             id,
             done,
         };
-        (Lookup::Pending(ticket), Some(key))
+        let item = Item {
+            key,
+            id,
+            cancel,
+            sender,
+        };
+        (item, ticket)
+    }
+
+    fn spawn(self: &Arc<Self>, items: Vec<Item>, limits: Limits, progress: Option<Progress>) {
+        let job = Job {
+            solves: self.clone(),
+            items,
+            limits,
+            progress,
+        };
+        tokio::spawn(job.run());
+    }
+
+    /// The dead squares of finished solves, computed on the blocking pool (and kept
+    /// with the cached results); `None` where that failed.
+    pub async fn dead_squares(&self, keys: Vec<GridKey>) -> Vec<Option<DeadSquares>> {
+        let count = keys.len();
+        let Ok(_permit) = self.permits.acquire().await else {
+            return vec![None; count];
+        };
+        let computed = tokio::task::spawn_blocking(move || {
+            let never = AtomicBool::new(false);
+            keys.into_iter()
+                .map(|key| {
+                    let dead = catch_unwind(AssertUnwindSafe(|| {
+                        solver::dead_squares(key.grid(), &never)
+                    }));
+                    let dead = dead.ok().and_then(Result::ok).map(DeadSquares::from);
+                    (key, dead)
+                })
+                .collect::<Vec<_>>()
+        })
+        .await;
+        let Ok(computed) = computed else {
+            return vec![None; count];
+        };
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        computed
+            .into_iter()
+            .map(|(key, dead)| {
+                if let (Some(dead), Some(cached)) = (&dead, inner.cache.get(&key)) {
+                    cached.result.set_dead(dead.clone());
+                    cached.cost += dead.len();
+                    inner.cached_bytes += dead.len();
+                }
+                dead
+            })
+            .collect()
     }
 
     /// Forgets results that depend on limits (after a configuration change).
@@ -222,41 +350,20 @@ impl Solves {
             keep
         });
         inner.cached_bytes -= freed;
-        for pinned in inner.pinned.values_mut() {
-            if pinned.result.as_ref().is_some_and(limited) {
-                pinned.result = None;
-            }
-        }
     }
 
-    fn finish(&self, grid: &Arc<Grid>, id: u64, result: Option<Shared>) {
+    /// Records how a solve ended: no longer running, and the result cached.
+    fn finish(&self, key: &GridKey, id: u64, result: Option<Shared>) {
         let mut inner = self.lock();
         if inner
             .running
-            .get(&**grid)
+            .get(key)
             .is_some_and(|running| running.id == id)
         {
-            inner.running.remove(&**grid);
+            inner.running.remove(key);
         }
-        let Some(result) = result else { return };
-        match inner.pinned.get_mut(&**grid) {
-            Some(pinned) => pinned.result = Some(result),
-            None => inner.cache_result(grid.clone(), result),
-        }
-    }
-
-    pub fn unpin(&self, grid: &Arc<Grid>) {
-        let mut inner = self.lock();
-        let Some(pinned) = inner.pinned.get_mut(&**grid) else {
-            return;
-        };
-        pinned.count -= 1;
-        if pinned.count == 0 {
-            if let Some((key, pinned)) = inner.pinned.remove_entry(&**grid) {
-                if let Some(result) = pinned.result {
-                    inner.cache_result(key, result);
-                }
-            }
+        if let Some(result) = result {
+            inner.cache_result(key.clone(), result);
         }
     }
 
@@ -276,7 +383,7 @@ impl Solves {
         self.lock().running.len()
     }
 
-    /// Entries and bytes of the LRU (pinned results are outside it).
+    /// Entries and bytes of the LRU.
     #[cfg(test)]
     fn cache_size(&self) -> (usize, usize) {
         let inner = self.lock();
@@ -285,32 +392,11 @@ impl Solves {
 }
 
 impl Inner {
-    /// Pins a grid (moving its result out of the LRU): the key to unpin with.
-    fn pin(&mut self, grid: &Grid) -> Arc<Grid> {
-        if let Some((key, _)) = self.pinned.get_key_value(grid) {
-            let key = key.clone();
-            if let Some(pinned) = self.pinned.get_mut(grid) {
-                pinned.count += 1;
-            }
-            return key;
-        }
-        let key = match self.running.get_key_value(grid) {
-            Some((key, _)) => key.clone(),
-            None => Arc::new(grid.clone()),
-        };
-        let result = self.cache.remove(grid).map(|cached| {
-            self.cached_bytes -= cached.cost;
-            cached.result
-        });
-        self.pinned.insert(key.clone(), Pinned { count: 1, result });
-        key
-    }
-
-    /// Puts an unpinned result in the LRU and evicts down to the bounds.
-    fn cache_result(&mut self, grid: Arc<Grid>, result: Shared) {
-        let cost = cost(&grid, &result);
+    /// Puts a result in the LRU and evicts down to the bounds.
+    fn cache_result(&mut self, key: GridKey, result: Shared) {
+        let cost = cost(key.grid(), &result);
         self.cached_bytes += cost;
-        if let Some(replaced) = self.cache.insert(grid, Cached { result, cost }) {
+        if let Some(replaced) = self.cache.insert(key, Cached { result, cost }) {
             self.cached_bytes -= replaced.cost;
         }
         while self.cached_bytes > CACHE_BYTES || self.cache.len() > CACHE_ENTRIES {
@@ -344,77 +430,119 @@ fn too_large(grid: &Grid, limits: Limits) -> Option<Shared> {
     })
 }
 
-/// One solve on the blocking pool, watched by a task that handles the time limit.
+/// Solves on the blocking pool, one maze after another, each result sent as soon as
+/// it is known; a task watches a lone (large) maze's time limit.
 struct Job {
     solves: Arc<Solves>,
-    grid: Arc<Grid>,
-    id: u64,
-    cancel: Arc<AtomicBool>,
+    items: Vec<Item>,
     limits: Limits,
     progress: Option<Progress>,
 }
 
 impl Job {
-    async fn run(self, sender: watch::Sender<Option<Shared>>) {
-        let result = self.solve().await;
-        self.solves.finish(&self.grid, self.id, result.clone());
-        if let Some(MazeStatus::Failed(message)) = &result {
-            self.solves.log_failure(&self.grid, message).await;
-        }
-        if result.is_some() {
-            // Nobody listening is fine: the result is cached.
-            let _ = sender.send(result);
-        }
-        // A cancelled solve just drops `sender`, which wakes any waiter with `None`.
-    }
-
-    async fn solve(&self) -> Option<Shared> {
-        let _permit = self.solves.permits.acquire().await.ok()?;
-        if self.cancel.load(Ordering::Relaxed) {
-            return None;
-        }
+    async fn run(self) {
+        let solves = self.solves.clone();
+        let Ok(_permit) = solves.permits.acquire().await else {
+            return;
+        };
         let (finished, finished_watch) = watch::channel(false);
         if let Some(progress) = self.progress.clone() {
-            let title = format!("Solving a {}×{} maze", self.grid.rows, self.grid.cols);
-            tokio::spawn(report_progress(progress, title, finished_watch));
+            tokio::spawn(report_progress(progress, self.title(), finished_watch));
         }
+        // Only a lone maze can run long enough to need stopping at the limit; a batch's
+        // mazes are checked against it once solved.
+        let watched = match &self.items[..] {
+            [item] => Some(item.cancel.clone()),
+            _ => None,
+        };
         let timed_out = Arc::new(AtomicBool::new(false));
-        let mut solve = tokio::task::spawn_blocking({
-            let grid = self.grid.clone();
-            let cancel = self.cancel.clone();
-            let panic_on = self.solves.panic_on_cells;
-            move || {
-                catch_unwind(AssertUnwindSafe(|| {
-                    if panic_on == Some(grid.cell_count()) {
-                        panic!("injected solver panic");
-                    }
-                    solver::analyze(&grid, &cancel)
-                }))
-            }
+        let Job { items, limits, .. } = self;
+        let mut work = tokio::task::spawn_blocking({
+            let (solves, timed_out) = (solves.clone(), timed_out.clone());
+            move || solve_items(&solves, items, limits.timeout, &timed_out)
         });
-        let deadline = tokio::time::sleep(self.limits.timeout);
+        let deadline = tokio::time::sleep(limits.timeout);
         tokio::pin!(deadline);
-        let outcome = loop {
+        let failures = loop {
             tokio::select! {
-                outcome = &mut solve => break outcome,
-                () = &mut deadline, if !timed_out.load(Ordering::Relaxed) => {
+                failures = &mut work => break failures.unwrap_or_default(),
+                () = &mut deadline, if watched.is_some() && !timed_out.load(Ordering::Relaxed) => {
                     timed_out.store(true, Ordering::Relaxed);
-                    self.cancel.store(true, Ordering::Relaxed);
+                    if let Some(cancel) = &watched {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
                 }
             }
         };
         let _ = finished.send(true);
-        match outcome {
-            Ok(Ok(Ok(analysis))) => Some(MazeStatus::from_analysis(analysis)),
-            Ok(Ok(Err(solver::Cancelled))) if timed_out.load(Ordering::Relaxed) => {
-                Some(MazeStatus::TimedOut {
-                    ms: self.limits.timeout.as_millis() as u64,
-                })
-            }
-            Ok(Ok(Err(solver::Cancelled))) => None,
-            Ok(Err(panic)) => Some(MazeStatus::Failed(panic_message(&panic).into())),
-            Err(join) => Some(MazeStatus::Failed(join.to_string().into())),
+        for (grid, message) in failures {
+            solves.log_failure(&grid, &message).await;
         }
+    }
+
+    fn title(&self) -> String {
+        match &self.items[..] {
+            [item] => format!(
+                "Solving a {}×{} maze",
+                item.key.grid().rows,
+                item.key.grid().cols
+            ),
+            items => format!("Solving {} mazes", items.len()),
+        }
+    }
+}
+
+/// The blocking part of a job: solves each item not cancelled, records and sends its
+/// result. Returns the failures to log.
+fn solve_items(
+    solves: &Solves,
+    items: Vec<Item>,
+    timeout: Duration,
+    timed_out: &AtomicBool,
+) -> Vec<(Arc<Grid>, String)> {
+    let mut failures = Vec::new();
+    for item in items {
+        let result = if item.cancel.load(Ordering::Relaxed) {
+            None
+        } else {
+            solve_one(solves, &item, timeout, timed_out)
+        };
+        if let Some(MazeStatus::Failed(message)) = &result {
+            failures.push((item.key.grid.clone(), message.to_string()));
+        }
+        solves.finish(&item.key, item.id, result.clone());
+        if result.is_some() {
+            // Nobody listening is fine: the result is cached.
+            let _ = item.sender.send(result);
+        }
+        // A cancelled solve just drops `sender`, which wakes any waiter with `None`.
+    }
+    failures
+}
+
+fn solve_one(
+    solves: &Solves,
+    item: &Item,
+    timeout: Duration,
+    timed_out: &AtomicBool,
+) -> Option<Shared> {
+    let grid = item.key.grid();
+    let started = Instant::now();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        if solves.panic_on_cells == Some(grid.cell_count()) {
+            panic!("injected solver panic");
+        }
+        solver::solve_cancellable(grid, &item.cancel)
+    }));
+    let over_time = || MazeStatus::TimedOut {
+        ms: timeout.as_millis() as u64,
+    };
+    match outcome {
+        Ok(Ok(_)) if started.elapsed() > timeout => Some(over_time()),
+        Ok(Ok(outcome)) => Some(MazeStatus::from_outcome(outcome)),
+        Ok(Err(solver::Cancelled)) if timed_out.load(Ordering::Relaxed) => Some(over_time()),
+        Ok(Err(solver::Cancelled)) => None,
+        Err(panic) => Some(MazeStatus::Failed(panic_message(&panic).into())),
     }
 }
 
@@ -461,28 +589,81 @@ mod tests {
         }
     }
 
-    fn grid(rows: &[&str]) -> Grid {
-        Grid::from_rows(rows).expect("valid grid")
+    fn key(rows: &[&str]) -> GridKey {
+        GridKey::new(&Grid::from_rows(rows).expect("valid grid"))
+    }
+
+    fn none() -> Option<Progress> {
+        None
     }
 
     #[tokio::test]
     async fn solves_once_and_caches_by_content() {
         let solves = Arc::new(Solves::new(None, None));
-        let maze = grid(&["SB....T"]);
-        let (Lookup::Pending(ticket), Some(key)) = solves.lookup(&maze, limits(), None) else {
-            panic!("first lookup must start a solve");
+        let maze = key(&["SB....T"]);
+        let mut found = solves.lookup(vec![(7, maze.clone())], limits(), none);
+        let Some((7, mut ticket)) = found.pending.pop() else {
+            panic!("the first lookup starts a solve");
         };
         let result = ticket.wait().await.expect("solved");
-        assert!(matches!(result, MazeStatus::Solved { .. }));
-        assert!(matches!(
-            solves.lookup(&maze, limits(), None),
-            (Lookup::Ready, Some(_))
-        ));
+        assert!(matches!(result, MazeStatus::Solved { dead: None, .. }));
+        drop(ticket);
+        let again = solves.lookup(vec![(3, key(&["SB....T"]))], limits(), none);
+        assert!(again.pending.is_empty());
+        assert_eq!(again.ready, vec![(3, result)]);
         assert_eq!(solves.running(), 0);
-        solves.unpin(&key);
-        solves.unpin(&key);
-        assert_eq!(solves.cache_size().0, 1, "unpinned: in the LRU");
+        assert_eq!(solves.cache_size().0, 1);
         assert!(solves.peek(&maze, limits()).is_some());
+    }
+
+    #[tokio::test]
+    async fn many_small_mazes_are_solved_in_batches_each_result_its_own() {
+        let solves = Arc::new(Solves::new(None, None));
+        let wanted: Vec<(usize, GridKey)> = (1..=300)
+            .map(|gap| {
+                let row = format!("SB{}T", ".".repeat(gap));
+                (gap, key(&[row.as_str()]))
+            })
+            .collect();
+        let found = solves.lookup(wanted, limits(), none);
+        assert_eq!(found.pending.len(), 300);
+        for (gap, mut ticket) in found.pending {
+            let result = ticket.wait().await.expect("solved");
+            let solution = result.solution().expect("solvable");
+            assert_eq!(solution.pushes, gap as u64 + 1, "the result of maze {gap}");
+        }
+        assert_eq!(solves.running(), 0);
+    }
+
+    #[tokio::test]
+    async fn dropping_every_ticket_cancels_the_solve() {
+        let solves = Arc::new(Solves::new(None, None));
+        let found = solves.lookup(vec![(0, key(&["SB.T"]))], limits(), none);
+        drop(found);
+        // The job may have finished first; either way nothing stays running.
+        for _ in 0..100 {
+            if solves.running() == 0 {
+                return;
+            }
+            tokio::task::yield_now().await;
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        panic!("a solve nobody wants is still running");
+    }
+
+    #[tokio::test]
+    async fn dead_squares_are_computed_on_demand_and_cached() {
+        let solves = Arc::new(Solves::new(None, None));
+        let maze = key(&["#####", "#S..#", "#.B.#", "#..T#", "#####"]);
+        let mut found = solves.lookup(vec![(0, maze.clone())], limits(), none);
+        let (_, mut ticket) = found.pending.pop().expect("started");
+        ticket.wait().await.expect("solved");
+        let dead = solves.dead_squares(vec![maze.clone()]).await;
+        let dead = dead[0].clone().expect("computed");
+        // The corners of the room are dead, its middle is not.
+        assert!(dead[6] && !dead[12]);
+        let cached = solves.peek(&maze, limits()).expect("cached");
+        assert_eq!(cached.dead(), Some(&dead[..]));
     }
 
     #[tokio::test]
@@ -492,28 +673,33 @@ mod tests {
             max_cells: 3,
             ..limits()
         };
-        assert!(matches!(
-            solves.lookup(&grid(&["SB....T"]), small, None),
-            (Lookup::Ready, None)
-        ));
-        let result = solves
-            .peek(&grid(&["SB....T"]), small)
-            .expect("known at once");
-        assert_eq!(result, MazeStatus::TooLarge { cells: 7, limit: 3 });
+        let found = solves.lookup(vec![(0, key(&["SB....T"]))], small, none);
+        assert!(found.pending.is_empty());
+        assert_eq!(
+            found.ready,
+            vec![(0, MazeStatus::TooLarge { cells: 7, limit: 3 })]
+        );
     }
 
     #[tokio::test]
     async fn an_injected_panic_becomes_a_failure() {
         let solves = Arc::new(Solves::new(None, Some(7)));
-        let (Lookup::Pending(ticket), _) = solves.lookup(&grid(&["SB....T"]), limits(), None)
-        else {
-            panic!("must start a solve");
-        };
+        let mut found = solves.lookup(vec![(0, key(&["SB....T"]))], limits(), none);
+        let (_, mut ticket) = found.pending.pop().expect("started");
         let result = ticket.wait().await.expect("finished");
         assert_eq!(result, MazeStatus::Failed("injected solver panic".into()));
     }
 
-    fn fake(cells: usize, seed: usize) -> (Arc<Grid>, Shared) {
+    #[test]
+    fn keys_are_equal_exactly_when_the_grids_are() {
+        let a = key(&["SB.T", "...."]);
+        assert_eq!(a, key(&["SB.T", "...."]));
+        assert_eq!(a, a.clone());
+        assert_ne!(a, key(&["SB.T", "..#."]));
+        assert_ne!(a, key(&["SB.T...."]));
+    }
+
+    fn fake(cells: usize, seed: usize) -> (GridKey, Shared) {
         let mut walls = vec![false; cells];
         walls[seed % cells] = true;
         let grid = Grid {
@@ -528,7 +714,7 @@ mod tests {
             reason: solver::Reason::TargetUnreachable,
             dead: Some(Arc::from(vec![false; cells])),
         };
-        (Arc::new(grid), status)
+        (GridKey::new(&grid), status)
     }
 
     #[test]
@@ -562,54 +748,5 @@ mod tests {
             solves.cache_size().1 <= CACHE_BYTES,
             "a re-solve is not counted twice"
         );
-    }
-
-    #[test]
-    fn pinned_results_are_never_evicted() {
-        let solves = Solves::new(None, None);
-        let (kept, result) = fake(64, 7);
-        solves.finish(&kept, 0, Some(result));
-        let key = solves.lock().pin(&kept);
-        for seed in 0..CACHE_ENTRIES + 10 {
-            let (grid, result) = fake(65 + seed / 64, seed);
-            solves.finish(&grid, 0, Some(result));
-        }
-        assert!(
-            solves.peek(&kept, limits()).is_some(),
-            "pinned: still known"
-        );
-        assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
-        solves.unpin(&key);
-        // Once unpinned it is an ordinary entry, the most recently used one; the
-        // oldest other entry made room for it.
-        assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
-        let (oldest, _) = fake(65, 0);
-        assert!(solves.peek(&oldest, limits()).is_none(), "evicted");
-        for seed in 0..CACHE_ENTRIES {
-            let (grid, result) = fake(1000 + seed / 64, seed);
-            solves.finish(&grid, 0, Some(result));
-        }
-        assert!(
-            solves.peek(&kept, limits()).is_none(),
-            "unpinned and oldest: evicted"
-        );
-    }
-
-    #[test]
-    fn more_pinned_results_than_the_bound_cost_no_scans() {
-        let solves = Solves::new(None, None);
-        let keys: Vec<_> = (0..CACHE_ENTRIES + 100)
-            .map(|seed| {
-                let (grid, result) = fake(64 + seed / 64, seed);
-                let key = solves.lock().pin(&grid);
-                solves.finish(&grid, 0, Some(result));
-                key
-            })
-            .collect();
-        assert_eq!(solves.cache_size(), (0, 0), "all pinned: the LRU is empty");
-        for key in &keys {
-            solves.unpin(key);
-        }
-        assert_eq!(solves.cache_size().0, CACHE_ENTRIES);
     }
 }

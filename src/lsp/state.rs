@@ -7,18 +7,17 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 use tokio::task::AbortHandle;
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{Range as LspRange, Uri};
 use tower_lsp_server::Client;
 
 use super::config::Config;
 use super::diagnostics;
 use super::document::{Document, Documents};
-use super::position::Encoding;
+use super::position::{self, Encoding};
 use super::progress::Progress;
-use super::solves::{Limits, Lookup, Solves, Ticket};
+use super::solves::{Limits, Solves, Ticket};
 use super::view::View;
-use crate::ide::{HoverFormat, MazeStatus};
-use crate::maze::Grid;
+use crate::ide::HoverFormat;
 
 /// What the client said it can do, as far as the server cares.
 #[derive(Debug, Clone, Copy)]
@@ -81,8 +80,6 @@ pub struct State {
     publications: Mutex<HashMap<Uri, u64>>,
     /// Whether the configuration pulled after `initialized` has been applied.
     configured: watch::Sender<bool>,
-    /// The grids each document's current version keeps in the solve cache.
-    pins: Mutex<HashMap<Uri, Vec<Arc<Grid>>>>,
     /// Serialises publishing so that an older version can never overtake a newer one.
     publishing: tokio::sync::Mutex<()>,
 }
@@ -97,7 +94,6 @@ impl State {
             settled: Mutex::default(),
             configured: watch::channel(false).0,
             publications: Mutex::default(),
-            pins: Mutex::default(),
             publishing: tokio::sync::Mutex::new(()),
         }
     }
@@ -106,25 +102,6 @@ impl State {
         self.settings
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn lock_pins(&self) -> MutexGuard<'_, HashMap<Uri, Vec<Arc<Grid>>>> {
-        self.pins
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Records the grids `uri` has pinned in the solve cache now, and unpins those it
-    /// pinned before.
-    fn repin(&self, uri: &Uri, pins: Vec<Arc<Grid>>) {
-        let previous = if pins.is_empty() {
-            self.lock_pins().remove(uri)
-        } else {
-            self.lock_pins().insert(uri.clone(), pins)
-        };
-        for grid in previous.into_iter().flatten() {
-            self.solves.unpin(&grid);
-        }
     }
 
     fn lock_waiters(&self) -> MutexGuard<'_, HashMap<Uri, AbortHandle>> {
@@ -156,74 +133,47 @@ impl State {
 
     fn view_of(&self, document: Document) -> View {
         let settings = self.settings();
-        let limits = Self::limits(&settings.config);
-        let statuses = document
-            .parsed
-            .mazes
-            .iter()
-            .map(|maze| match &maze.grid {
-                None => MazeStatus::Invalid,
-                Some(grid) => self
-                    .solves
-                    .peek(grid, limits)
-                    .unwrap_or(MazeStatus::Solving),
-            })
-            .collect();
         View {
             version: document.version,
             rope: document.rope,
             text: document.text,
             parsed: document.parsed,
-            statuses,
+            statuses: document.statuses,
             encoding: settings.encoding,
             config: settings.config,
         }
     }
 
-    /// After a document changed (synchronously, before any `.await`): starts the solves
-    /// it needs and the task that publishes their results. Returns the view to publish
-    /// structural diagnostics from right away.
-    /// Whether solves are still pending comes with it.
-    pub fn refresh(self: &Arc<Self>, client: &Client, uri: &Uri) -> Option<(View, bool)> {
-        let document = self.documents.get(uri)?;
+    /// After a document changed (synchronously, before any `.await`): looks up the
+    /// mazes it re-read (and any still unsolved), starts the solves they need and the
+    /// task that records and publishes their results. Returns the document's version
+    /// and whether solves are pending; if none are, its diagnostics are complete now.
+    pub fn refresh(self: &Arc<Self>, client: &Client, uri: &Uri) -> Option<(i32, bool)> {
         let settings = self.settings();
         let limits = Self::limits(&settings.config);
-        let mut pins = Vec::new();
-        let tickets: Vec<Ticket> = document
-            .parsed
-            .mazes
-            .iter()
-            .filter_map(|maze| maze.grid.as_ref())
-            .filter_map(|grid| {
-                let progress = settings
-                    .support
-                    .progress
-                    .then(|| Progress::new(client.clone()));
-                let (lookup, pin) = self.solves.lookup(grid, limits, progress);
-                pins.extend(pin);
-                match lookup {
-                    Lookup::Ready => None,
-                    Lookup::Pending(ticket) => Some(ticket),
+        let progress = || {
+            settings
+                .support
+                .progress
+                .then(|| Progress::new(client.clone()))
+        };
+        let (version, tickets) = self.documents.update(uri, |document| {
+            let found = self.solves.lookup(document.unsettled(), limits, progress);
+            for (index, status) in found.ready {
+                if let Some(key) = document.keys[index].clone() {
+                    document.settle(index, &key, status);
                 }
-            })
-            .collect();
-        self.repin(uri, pins);
+            }
+            (document.version, found.pending)
+        })?;
         let pending = !tickets.is_empty();
         if let Some(settled) = self.lock_settled().get(uri) {
             settled.send_replace(i32::MIN);
         }
         let waiter = pending.then(|| {
-            let (state, client, uri, version) =
-                (self.clone(), client.clone(), uri.clone(), document.version);
-            tokio::spawn(async move {
-                for ticket in tickets {
-                    ticket.wait().await;
-                }
-                state.publish(&client, &uri, Some(version)).await;
-                state.mark_settled(&uri, version);
-                state.refresh_client(&client);
-            })
-            .abort_handle()
+            let (state, client, uri) = (self.clone(), client.clone(), uri.clone());
+            tokio::spawn(async move { state.settle(&client, &uri, version, tickets).await })
+                .abort_handle()
         });
         // Replacing the previous waiter drops its tickets, which cancels solves that
         // only the old version wanted.
@@ -234,7 +184,70 @@ impl State {
         if let Some(previous) = previous {
             previous.abort();
         }
-        Some((self.view_of(document), pending))
+        Some((version, pending))
+    }
+
+    /// Records each solve's result in the document as it arrives; publishes once all
+    /// are in, or at [`FIRST_PUBLISH_WITHIN`] what is known by then (and again at
+    /// the end), so that a quick re-solve publishes once and a slow one does not hold
+    /// up the structural diagnostics.
+    async fn settle(
+        self: Arc<Self>,
+        client: &Client,
+        uri: &Uri,
+        version: i32,
+        tickets: Vec<(usize, Ticket)>,
+    ) {
+        let first_publish = tokio::time::sleep(FIRST_PUBLISH_WITHIN);
+        tokio::pin!(first_publish);
+        let mut published = false;
+        for (index, mut ticket) in tickets {
+            let result = loop {
+                tokio::select! {
+                    result = ticket.wait() => break result,
+                    () = &mut first_publish, if !published => {
+                        published = true;
+                        self.publish(client, uri, Some(version)).await;
+                    }
+                }
+            };
+            if let Some(status) = result {
+                self.documents
+                    .update(uri, |document| document.settle(index, ticket.key(), status));
+            }
+        }
+        self.publish(client, uri, Some(version)).await;
+        self.mark_settled(uri, version);
+        self.refresh_client(client);
+    }
+
+    /// Computes the dead squares still unknown in the mazes whose lines overlap the
+    /// LSP `range` (all of them for `None`), when the client shows them: they are
+    /// worked out only where they are drawn or asked for.
+    pub async fn ensure_dead(&self, uri: &Uri, range: Option<LspRange>) {
+        let settings = self.settings();
+        if !settings.config.dead_squares {
+            return;
+        }
+        let lacking = self.documents.update(uri, |document| {
+            let bytes = match range {
+                Some(range) => position::byte_range(&document.rope, range, settings.encoding),
+                None => 0..document.text.len(),
+            };
+            document.lacking_dead(bytes)
+        });
+        let Some(lacking) = lacking.filter(|lacking| !lacking.is_empty()) else {
+            return;
+        };
+        let keys = lacking.iter().map(|(_, key)| key.clone()).collect();
+        let computed = self.solves.dead_squares(keys).await;
+        self.documents.update(uri, |document| {
+            for ((index, key), dead) in lacking.iter().zip(computed) {
+                if let Some(dead) = dead {
+                    document.set_dead(*index, key, dead);
+                }
+            }
+        });
     }
 
     fn lock_settled(&self) -> MutexGuard<'_, HashMap<Uri, watch::Sender<i32>>> {
@@ -282,7 +295,6 @@ impl State {
             waiter.abort();
         }
         self.lock_settled().remove(uri);
-        self.repin(uri, Vec::new());
     }
 
     /// Publishes the diagnostics of the document's current version, unless it is no
@@ -354,6 +366,10 @@ impl State {
         });
     }
 }
+
+/// A document's diagnostics are published at the latest this long after a change,
+/// with whatever solves have finished by then.
+const FIRST_PUBLISH_WITHIN: Duration = Duration::from_millis(50);
 
 /// How long a refresh request may wait for its answer.
 const REFRESH_WAIT: Duration = Duration::from_secs(10);

@@ -18,7 +18,7 @@ pub struct View {
     pub rope: Rope,
     pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
-    pub statuses: Vec<MazeStatus>,
+    pub statuses: Arc<Vec<MazeStatus>>,
     pub encoding: Encoding,
     pub config: Config,
 }

@@ -68,6 +68,16 @@ impl Edit {
     }
 }
 
+/// Which mazes an update replaced: old mazes `start..start + removed` became new
+/// mazes `start..start + inserted`. Those before are unchanged; those after are the
+/// old ones moved (new byte ranges and numbers, the same text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Splice {
+    pub start: usize,
+    pub removed: usize,
+    pub inserted: usize,
+}
+
 /// What the re-read part of the text produced.
 struct Middle {
     mazes: Vec<Maze>,
@@ -91,15 +101,24 @@ impl ParsedFile {
 
     /// [`ParsedFile::reparse`] in place: no copying of the unchanged mazes, and with an
     /// edit that keeps the length (typing over a cell) nothing after it is touched.
-    pub fn update(&mut self, new_text: &str, edit: Range<usize>, inserted_len: usize) {
+    /// Returns which mazes were re-read, so that what callers keep per maze can follow.
+    pub fn update(&mut self, new_text: &str, edit: Range<usize>, inserted_len: usize) -> Splice {
         match Edit::new(new_text, edit, inserted_len) {
             Some(edit) => self.update_with(new_text, edit),
             // Not an edit of this text: correctness first.
-            None => *self = parse(new_text),
+            None => {
+                let removed = self.mazes.len();
+                *self = parse(new_text);
+                Splice {
+                    start: 0,
+                    removed,
+                    inserted: self.mazes.len(),
+                }
+            }
         }
     }
 
-    fn update_with(&mut self, text: &str, edit: Edit) {
+    fn update_with(&mut self, text: &str, edit: Edit) -> Splice {
         let (kept_mazes, from) = self.restart(text, edit.start);
         let kept_diagnostics = self.diagnostics.partition_point(|d| d.range.start < from);
         let first_index = kept_mazes + 1;
@@ -110,16 +129,28 @@ impl ParsedFile {
                 let next_maze = self.mazes.partition_point(|m| m.header.start < old_at);
                 let next_diagnostic = self.diagnostics.partition_point(|d| d.range.start < old_at);
                 self.shift_tail(text, edit, next_maze, next_diagnostic, index);
+                let splice = Splice {
+                    start: kept_mazes,
+                    removed: next_maze - kept_mazes,
+                    inserted: middle.mazes.len(),
+                };
                 self.mazes.splice(kept_mazes..next_maze, middle.mazes);
                 self.diagnostics
                     .splice(kept_diagnostics..next_diagnostic, middle.diagnostics);
+                splice
             }
             None => {
+                let splice = Splice {
+                    start: kept_mazes,
+                    removed: self.mazes.len() - kept_mazes,
+                    inserted: middle.mazes.len(),
+                };
                 self.mazes.truncate(kept_mazes);
                 self.mazes.extend(middle.mazes);
                 self.diagnostics.truncate(kept_diagnostics);
                 self.diagnostics.extend(middle.diagnostics);
                 self.terminator = middle.terminator;
+                splice
             }
         }
     }

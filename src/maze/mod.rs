@@ -12,6 +12,7 @@ mod parse;
 
 pub use diagnostic::{plural, Code, Diagnostic, Fix, Severity, TextEdit};
 pub use format::{format, format_edit};
+pub use incremental::Splice;
 pub use lines::{first_line_break, line_spans, LineSpan};
 pub use parse::{parse, MazeParser, ParsedFile, MAX_CELLS};
 

@@ -110,6 +110,26 @@ pub fn solve_cancellable(grid: &Grid, cancel: &AtomicBool) -> Result<Outcome, Ca
     Ok(solve_on(&board, cancel)?.0)
 }
 
+/// Per grid cell: free, but the box can never get from there to the target. The
+/// server asks for these only where they are drawn (tokens, hover, previews).
+pub fn dead_squares(grid: &Grid, cancel: &AtomicBool) -> Result<Vec<bool>, Cancelled> {
+    let board = Board::new(grid);
+    let blocks = Blocks::new(&board, cancel)?;
+    dead_from(grid, &board, &blocks, cancel)
+}
+
+fn dead_from(
+    grid: &Grid,
+    board: &Board,
+    blocks: &Blocks,
+    cancel: &AtomicBool,
+) -> Result<Vec<bool>, Cancelled> {
+    let live = dead::live_cells(board, blocks, cancel)?;
+    Ok((0..grid.cell_count())
+        .map(|cell| !grid.walls[cell] && !live[board.padded(cell)])
+        .collect())
+}
+
 /// Solves a maze and computes its dead squares, sharing the work both need.
 pub fn analyze(grid: &Grid, cancel: &AtomicBool) -> Result<Analysis, Cancelled> {
     let board = Board::new(grid);
@@ -118,10 +138,7 @@ pub fn analyze(grid: &Grid, cancel: &AtomicBool) -> Result<Analysis, Cancelled> 
         Some(blocks) => blocks,
         None => Blocks::new(&board, cancel)?,
     };
-    let live = dead::live_cells(&board, &blocks, cancel)?;
-    let dead = (0..grid.cell_count())
-        .map(|cell| !grid.walls[cell] && !live[board.padded(cell)])
-        .collect();
+    let dead = dead_from(grid, &board, &blocks, cancel)?;
     Ok(Analysis { outcome, dead })
 }
 

@@ -8,7 +8,7 @@ use std::thread;
 use std::time::Instant;
 
 use boxls::maze::{parse, Grid};
-use boxls::solver::{analyze, replay, solve, Outcome, Solution};
+use boxls::solver::{analyze, dead_squares, replay, solve, Outcome, Solution};
 
 use crate::generate::{self, Placement, Rng};
 use crate::reference;
@@ -255,6 +255,9 @@ fn dead_squares_match_the_reference_from_every_start() {
         let size = generate::size(&mut rng, 7);
         let grid = generate::mixed(&mut rng, size);
         let analysis = analyze(&grid, &never).expect("never cancelled");
+        // The server computes them on their own, later, where they are drawn.
+        let alone = dead_squares(&grid, &never).expect("never cancelled");
+        assert_eq!(alone, analysis.dead, "{}", generate::render(&grid));
         for cell in (0..grid.cell_count()).filter(|&c| !grid.walls[c] && c != grid.target) {
             let expected = !(0..grid.cell_count()).any(|player| {
                 let start = Grid {
