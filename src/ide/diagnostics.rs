@@ -1,5 +1,8 @@
 //! Diagnostics of a file as known now: the parser's, and for each maze what its
-//! status says (solver checks, limits, failures).
+//! status says (solver checks, limits, failures). They come in sections — what lies
+//! before the first maze, then each maze's from its header up to the next maze — so
+//! that a server can keep each maze's converted and redo only the mazes an edit
+//! touched.
 
 use super::{FileView, MazeStatus};
 use crate::analysis::solver_diagnostics;
@@ -7,12 +10,43 @@ use crate::maze::{Code, Diagnostic, Maze};
 
 /// Every diagnostic of the file, in source order.
 pub fn diagnostics(file: &FileView) -> Vec<Diagnostic> {
-    let mut all = file.parsed.diagnostics.clone();
-    for (maze, status) in file.mazes() {
-        all.extend(status_diagnostics(file.text, maze, status));
+    let mut all = preamble_diagnostics(file).to_vec();
+    for index in 0..file.parsed.mazes.len() {
+        all.extend(maze_diagnostics(file, index));
     }
-    all.sort_by_key(|d| (d.range.start, d.range.end));
     all
+}
+
+/// The parser's diagnostics before the first maze's header.
+pub fn preamble_diagnostics<'a>(file: &FileView<'a>) -> &'a [Diagnostic] {
+    let end = file
+        .parsed
+        .mazes
+        .first()
+        .map_or(usize::MAX, |maze| maze.extent.start);
+    let all = &file.parsed.diagnostics;
+    &all[..all.partition_point(|d| d.range.start < end)]
+}
+
+/// The diagnostics of maze `index`'s section (from its header to the next maze's),
+/// in source order: the parser's, then what its status adds.
+pub fn maze_diagnostics(file: &FileView, index: usize) -> Vec<Diagnostic> {
+    let mazes = &file.parsed.mazes;
+    let Some(maze) = mazes.get(index) else {
+        return Vec::new();
+    };
+    let end = mazes
+        .get(index + 1)
+        .map_or(usize::MAX, |next| next.extent.start);
+    let all = &file.parsed.diagnostics;
+    let first = all.partition_point(|d| d.range.start < maze.extent.start);
+    let last = all.partition_point(|d| d.range.start < end);
+    let mut out = all[first..last.max(first)].to_vec();
+    let status = file.statuses.get(index).unwrap_or(&MazeStatus::Invalid);
+    out.extend(status_diagnostics(file.text, maze, status));
+    // Stable: a tie keeps the parser's first, as a sort of the whole file would.
+    out.sort_by_key(|d| (d.range.start, d.range.end));
+    out
 }
 
 /// What one maze's status adds to its structural diagnostics.
@@ -63,6 +97,21 @@ mod tests {
                 missing-box "1 3" this maze has no box (`B`)
                 bad-char "x" `x` is not a cell: use `#` `.` `S` `B` `T`"#]],
         );
+    }
+
+    /// Sections put together are the whole file's diagnostics sorted at once.
+    #[test]
+    fn sections_join_into_source_order() {
+        let text = "junk\n1 3\nSBT\n; solution: E\n\n 1 4\nS#BT\nx\n1 3\nSxT\n0 0\nafter\n";
+        let fixture = Fixture::solved(text);
+        let file = fixture.view();
+        let mut whole = file.parsed.diagnostics.clone();
+        for (maze, status) in file.mazes() {
+            whole.extend(super::status_diagnostics(text, maze, status));
+        }
+        whole.sort_by_key(|d| (d.range.start, d.range.end));
+        assert!(whole.len() >= 5, "{whole:?}");
+        assert_eq!(super::diagnostics(&file), whole);
     }
 
     #[test]

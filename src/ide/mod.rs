@@ -22,7 +22,7 @@ pub use actions::{
     actions, all_solution_edits, insert_solution, recorded_is_optimal, Action, ActionKind,
     ActionKinds, INSERT_ALL, INSERT_ONE,
 };
-pub use diagnostics::{diagnostics, status_diagnostics};
+pub use diagnostics::{diagnostics, maze_diagnostics, preamble_diagnostics, status_diagnostics};
 pub use hover::{hover, HoverFormat};
 pub use lens::{lenses, Lens};
 pub use replay::{board_after, replay, Board, Frame, Replay};

@@ -8,8 +8,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ropey::Rope;
-use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::{self as lsp, TextDocumentContentChangeEvent, Uri};
 
+use super::diagnostics::Converted;
 use super::position::{byte_range, Encoding};
 use super::solves::GridKey;
 use crate::ide::{DeadSquares, MazeStatus};
@@ -31,12 +32,15 @@ pub struct Document {
     pub keys: Arc<Vec<Option<GridKey>>>,
     /// One per maze: what is known of its solve.
     pub statuses: Arc<Vec<MazeStatus>>,
+    /// One per maze: its diagnostics as last published (see `diagnostics.rs`).
+    pub converted: Arc<Vec<Converted>>,
 }
 
 impl Document {
     pub fn new(version: i32, text: &str) -> Document {
         let parsed = parse(text);
         let (keys, statuses) = unsolved(&parsed.mazes);
+        let converted = vec![None; keys.len()];
         Document {
             version,
             rope: Rope::from_str(text),
@@ -44,6 +48,7 @@ impl Document {
             parsed: Arc::new(parsed),
             keys: Arc::new(keys),
             statuses: Arc::new(statuses),
+            converted: Arc::new(converted),
         }
     }
 
@@ -62,6 +67,26 @@ impl Document {
     pub fn settle(&mut self, index: usize, key: &GridKey, status: MazeStatus) {
         if self.keys.get(index).and_then(Option::as_ref) == Some(key) {
             Arc::make_mut(&mut self.statuses)[index] = status;
+            Arc::make_mut(&mut self.converted)[index] = None;
+        }
+    }
+
+    /// Keeps conversions made for `version` from `statuses`, where the maze's status
+    /// is still the one they were made from.
+    pub fn keep_converted(
+        &mut self,
+        version: i32,
+        statuses: &[MazeStatus],
+        fresh: Vec<(usize, Arc<[lsp::Diagnostic]>)>,
+    ) {
+        if version != self.version {
+            return;
+        }
+        let converted = Arc::make_mut(&mut self.converted);
+        for (index, diagnostics) in fresh {
+            if self.statuses.get(index) == statuses.get(index) {
+                converted[index] = Some(diagnostics);
+            }
         }
     }
 
@@ -75,6 +100,7 @@ impl Document {
     /// Forgets every solve result (after the limits changed): all are looked up again.
     pub fn unsettle(&mut self) {
         let (_, statuses) = unsolved(&self.parsed.mazes);
+        self.converted = Arc::new(vec![None; statuses.len()]);
         self.statuses = Arc::new(statuses);
     }
 
@@ -130,13 +156,21 @@ impl Document {
         self.follow(splice);
     }
 
-    /// Replaces the keys and statuses of the mazes a reparse re-read.
+    /// Replaces the keys, statuses and conversions of the mazes a reparse re-read.
     fn follow(&mut self, splice: Splice) {
         let replaced = splice.start..splice.start + splice.removed;
         let inserted = &self.parsed.mazes[splice.start..splice.start + splice.inserted];
         let (keys, statuses) = unsolved(inserted);
+        let converted = vec![None; keys.len()];
         Arc::make_mut(&mut self.keys).splice(replaced.clone(), keys);
-        Arc::make_mut(&mut self.statuses).splice(replaced, statuses);
+        Arc::make_mut(&mut self.statuses).splice(replaced.clone(), statuses);
+        let kept = Arc::make_mut(&mut self.converted);
+        kept.splice(replaced, converted);
+        // The first maze after the edit may share its header's line with the edit's
+        // end (an edit in the blanks before a header), which moves its columns.
+        if let Some(first_moved) = kept.get_mut(splice.start + splice.inserted) {
+            *first_moved = None;
+        }
     }
 
     /// Checks that the rope, the text and the incremental parse agree: the whole-file
@@ -149,7 +183,8 @@ impl Document {
             return Err("the incremental parse differs from a full parse");
         }
         let (keys, _) = unsolved(&self.parsed.mazes);
-        if *self.keys != keys || self.statuses.len() != keys.len() {
+        let lengths = [self.statuses.len(), self.converted.len()];
+        if *self.keys != keys || lengths != [keys.len(); 2] {
             return Err("the mazes' keys do not follow the parse");
         }
         Ok(())

@@ -62,6 +62,11 @@ pub fn position(rope: &Rope, offset: usize, encoding: Encoding) -> Position {
     Position::new(saturate(line), saturate(column))
 }
 
+/// The line of byte `offset` (clamped to the text).
+pub fn line(rope: &Rope, offset: usize) -> u32 {
+    saturate(rope.byte_to_line(offset.min(rope.len_bytes())))
+}
+
 pub fn range(rope: &Rope, bytes: Range<usize>, encoding: Encoding) -> LspRange {
     LspRange::new(
         position(rope, bytes.start, encoding),

@@ -139,6 +139,7 @@ impl State {
             text: document.text,
             parsed: document.parsed,
             statuses: document.statuses,
+            converted: document.converted,
             encoding: settings.encoding,
             config: settings.config,
         }
@@ -309,7 +310,12 @@ impl State {
         if expected.is_some_and(|version| version != view.version) {
             return;
         }
-        let diagnostics = diagnostics::lsp_diagnostics(&view);
+        let (diagnostics, fresh) = diagnostics::collect(&view);
+        if !fresh.is_empty() {
+            self.documents.update(uri, |document| {
+                document.keep_converted(view.version, &view.statuses, fresh)
+            });
+        }
         self.count_publication(uri);
         client
             .publish_diagnostics(uri.clone(), diagnostics, Some(view.version))

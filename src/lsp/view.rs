@@ -8,6 +8,7 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::{Position, Range as LspRange};
 
 use super::config::Config;
+use super::diagnostics::Converted;
 use super::position::{self, Encoding};
 use crate::ide::{FileView, MazeStatus};
 use crate::maze::ParsedFile;
@@ -19,6 +20,8 @@ pub struct View {
     pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
     pub statuses: Arc<Vec<MazeStatus>>,
+    /// Each maze's diagnostics as last converted, if still valid (see `document.rs`).
+    pub converted: Arc<Vec<Converted>>,
     pub encoding: Encoding,
     pub config: Config,
 }
@@ -36,6 +39,11 @@ impl View {
 
     pub fn range(&self, bytes: Range<usize>) -> LspRange {
         position::range(&self.rope, bytes, self.encoding)
+    }
+
+    /// The line of byte `offset`.
+    pub fn line(&self, offset: usize) -> u32 {
+        position::line(&self.rope, offset)
     }
 
     pub fn position(&self, offset: usize) -> Position {

@@ -97,6 +97,79 @@ async fn a_thousand_random_edits_keep_server_and_client_in_step() {
     }
 }
 
+/// Mazes that each carry diagnostics (unsolvable, a bad cell, a wrong recorded
+/// solution), some with CRLF or blanks before the header, and one without any.
+const NOISY_MAZES: [&str; 5] = [
+    "1 4\nS#BT\n",
+    "  1 3\r\nSxT\r\n",
+    "1 3\nSBT\n; solution: W\n",
+    "2 3\nSBT\n...\n; note\n",
+    "\t1 4\r\nT#BS\r\n",
+];
+
+/// The server keeps each maze's converted diagnostics across versions and re-does
+/// only the mazes an edit touched: after random edits anywhere (line breaks added and
+/// removed before mazes, blanks before headers, headers broken), what it publishes
+/// must be what a fresh server publishes for the same text.
+#[tokio::test]
+async fn kept_diagnostics_match_a_fresh_open_after_any_edit() {
+    let mut rng = Rng(0x5eed);
+    let mut text: String = (0..40)
+        .map(|_| NOISY_MAZES[rng.below(NOISY_MAZES.len())])
+        .collect();
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(&text, 0).await;
+    let pieces = ["\n", "\r\n", "\r", " ", "#", "x", "1 3\n", "", "S"];
+    for version in 1..=300 {
+        let spots = positions(&text);
+        let start = spots[rng.below(spots.len())];
+        let end = if rng.below(4) == 0 {
+            spots[spots.len().min(spots.partition_point(|&p| p <= start) + 2) - 1]
+        } else {
+            start
+        };
+        let insert = pieces[rng.below(pieces.len())];
+        text = change(&mut client, &text, version, edit(start, end, insert)).await;
+        if version % 10 == 0 {
+            let kept = client.settled_diagnostics(version as i64).await;
+            assert!(kept.as_array().is_some_and(|all| all.len() > 20), "{kept}");
+            assert_eq!(
+                kept,
+                fresh_diagnostics(&text).await,
+                "version {version}:\n{text}"
+            );
+        }
+    }
+}
+
+/// Typing in the blanks before a header moves that maze's header columns although the
+/// maze itself is not re-read.
+#[tokio::test]
+async fn typing_before_a_header_moves_its_diagnostics() {
+    let mut text = "1 4\nS#BT\n  1 4\nS#BT\n".to_string();
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(&text, 0).await;
+    client.settled_diagnostics(0).await;
+    for (version, column) in [(1, 0), (2, 1), (3, 3)] {
+        text = change(
+            &mut client,
+            &text,
+            version,
+            edit((2, column), (2, column), " "),
+        )
+        .await;
+        let kept = client.settled_diagnostics(version as i64).await;
+        assert_eq!(kept, fresh_diagnostics(&text).await, "{text:?}");
+    }
+}
+
+/// The settled diagnostics of `text` opened in a new server.
+async fn fresh_diagnostics(text: &str) -> Value {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(text, 1).await;
+    client.settled_diagnostics(1).await
+}
+
 #[tokio::test]
 async fn astral_characters_and_crlf_keep_ranges_exact_in_both_encodings() {
     let text = "; 🧱 wall\r\n1 5\r\nS🧱B.T\r\n0 0\r\n";
