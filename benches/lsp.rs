@@ -9,12 +9,13 @@
 //!    sent right after the change, then every publication it counts. Floor: a
 //!    `textDocument/hover` round trip on that maze's box, right after each settled edit
 //!    (200 of each); 200 hovers back to back are printed too (a warm server answers
-//!    those faster). On a mixed document (`generate::mixed`, 20×20), then on one where
+//!    those faster), and a pull of the same diagnostics (`textDocument/diagnostic`),
+//!    the floor of sending what a publication must carry. On a mixed document (`generate::mixed`, 20×20), then on one where
 //!    450 of the 1,000 mazes are unsolvable. Goal ≤ 3×.
 //! 2. **`semanticTokens/full` vs `boxls/documentText`** round trips on 1,000 open 20×20
-//!    rooms (0.4 MB, all solvable, settled first), 100 of each. `documentText` first
-//!    checks the server's copy against a full parse; the time of such a parse is
-//!    printed alongside. Goal ≤ 3×.
+//!    rooms (0.4 MB, all solvable, settled first), 100 of each. `documentText` is asked
+//!    with `"check": false`: just the text back, not the debugging check against a
+//!    full parse. Goal ≤ 3×.
 //! 3. **`semanticTokens/range` of a 60-line viewport (lines 10,000–10,060) vs hover** on
 //!    that document, 200 of each. Goal ≤ 3×.
 //! 4. **Open → settled diagnostics vs `boxls check`** on the mixed document: fresh
@@ -27,7 +28,8 @@
 //! new solve over four million cells). A summary table of the ratios ends the output.
 //!
 //! ```sh
-//! cargo bench --bench lsp    # a couple of minutes
+//! cargo bench --bench lsp                  # a couple of minutes
+//! cargo bench --bench lsp -- edit tokens   # sections: edit tokens open 10mb room
 //! ```
 //!
 //! Cargo builds the `boxls` binary for benches and names it in `CARGO_BIN_EXE_boxls`;
@@ -57,6 +59,8 @@ const HOVER: &str = "textDocument/hover";
 const FULL: &str = "textDocument/semanticTokens/full";
 const RANGE: &str = "textDocument/semanticTokens/range";
 const DOCUMENT_TEXT: &str = "boxls/documentText";
+/// Pull diagnostics: the same diagnostics a publication carries, as a request.
+const PULL: &str = "textDocument/diagnostic";
 
 const SEED: u64 = 0x15_0001;
 const MAZES: usize = 1_000;
@@ -88,18 +92,33 @@ fn main() {
     runtime.block_on(run());
 }
 
+/// Runs every section, or those named on the command line (`edit`, `tokens`, `open`,
+/// `10mb`, `room`): `cargo bench --bench lsp -- edit tokens`.
 async fn run() {
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with('-'))
+        .collect();
+    let wanted = |section: &str| named.is_empty() || named.iter().any(|n| n == section);
     let mixed = Document::new(mixed_mazes());
-    let unsolvable = Document::new(mostly_unsolvable_mazes());
-    let rooms = Document::new(open_rooms());
-    let mut ratios = vec![
-        edit_vs_hover("mixed", &mixed).await,
-        edit_vs_hover("450 unsolvable", &unsolvable).await,
-    ];
-    ratios.extend(tokens_vs_floors(&rooms).await);
-    ratios.push(open_vs_check(&mixed).await);
-    ten_megabytes().await;
-    huge_room().await;
+    let mut ratios = Vec::new();
+    if wanted("edit") {
+        let unsolvable = Document::new(mostly_unsolvable_mazes());
+        ratios.push(edit_vs_hover("mixed", &mixed).await);
+        ratios.push(edit_vs_hover("450 unsolvable", &unsolvable).await);
+    }
+    if wanted("tokens") {
+        ratios.extend(tokens_vs_floors(&Document::new(open_rooms())).await);
+    }
+    if wanted("open") {
+        ratios.push(open_vs_check(&mixed).await);
+    }
+    if wanted("10mb") {
+        ten_megabytes().await;
+    }
+    if wanted("room") {
+        huge_room().await;
+    }
     summary(&ratios);
 }
 
@@ -482,14 +501,23 @@ async fn edit_vs_hover(name: &str, document: &Document) -> Ratio {
         ]
     })
     .await;
-    let [warm] = medians(HOVERS, async || {
-        [round_trip(&mut client, HOVER, &on_box).await]
+    let pull = json!({ "textDocument": { "uri": URI } });
+    let [warm, pulled] = medians(HOVERS, async || {
+        [
+            round_trip(&mut client, HOVER, &on_box).await,
+            round_trip(&mut client, PULL, &pull).await,
+        ]
     })
     .await;
     println!(
         "  (hovers back to back, no edit between: {}; edit → diagnostics = {:.1}× that)",
         show(warm),
         edit.as_secs_f64() / warm.as_secs_f64()
+    );
+    println!(
+        "  (the same diagnostics pulled, `textDocument/diagnostic`: {}; edit → diagnostics = {:.1}× that)",
+        show(pulled),
+        edit.as_secs_f64() / pulled.as_secs_f64()
     );
     Ratio::new(
         format!("edit → diagnostics ({name})"),
@@ -525,18 +553,14 @@ async fn tokens_vs_floors(document: &Document) -> [Ratio; 2] {
     expect_answer(&mut client, DOCUMENT_TEXT, &whole).await;
     expect_answer(&mut client, RANGE, &viewport).await;
     expect_answer(&mut client, HOVER, &on_box).await;
-    let [full, text, parse] = medians(TOKEN_RUNS, async || {
+    let text_only = json!({ "textDocument": { "uri": URI }, "check": false });
+    let [full, text] = medians(TOKEN_RUNS, async || {
         [
             round_trip(&mut client, FULL, &whole).await,
-            round_trip(&mut client, DOCUMENT_TEXT, &whole).await,
-            timed(async { std::hint::black_box(boxls::maze::parse(&document.text)) }).await,
+            round_trip(&mut client, DOCUMENT_TEXT, &text_only).await,
         ]
     })
     .await;
-    println!(
-        "  (documentText checks the server's copy first: a full parse alone takes {})",
-        show(parse)
-    );
     let [range, hover] = medians(HOVERS, async || {
         [
             round_trip(&mut client, RANGE, &viewport).await,

@@ -19,6 +19,9 @@ use crate::maze::{Diagnostic, Severity};
 /// until converted, or since the maze or its status changed.
 pub type Converted = Option<Arc<[lsp::Diagnostic]>>;
 
+/// Conversions made while collecting, by maze index, for the document to keep.
+pub type Fresh = Vec<(usize, Arc<[lsp::Diagnostic]>)>;
+
 /// The document's diagnostics, in source order.
 pub fn lsp_diagnostics(view: &View) -> Vec<lsp::Diagnostic> {
     collect(view).0
@@ -26,7 +29,7 @@ pub fn lsp_diagnostics(view: &View) -> Vec<lsp::Diagnostic> {
 
 /// The document's diagnostics, and the mazes' conversions done now that are worth
 /// keeping (those of settled mazes).
-pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Vec<(usize, Arc<[lsp::Diagnostic]>)>) {
+pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Fresh) {
     let file = view.file();
     let mut all: Vec<lsp::Diagnostic> = ide::preamble_diagnostics(&file)
         .iter()

@@ -8,9 +8,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ropey::Rope;
-use tower_lsp_server::ls_types::{self as lsp, TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
-use super::diagnostics::Converted;
+use super::diagnostics::{Converted, Fresh};
 use super::position::{byte_range, Encoding};
 use super::solves::GridKey;
 use crate::ide::{DeadSquares, MazeStatus};
@@ -73,12 +73,7 @@ impl Document {
 
     /// Keeps conversions made for `version` from `statuses`, where the maze's status
     /// is still the one they were made from.
-    pub fn keep_converted(
-        &mut self,
-        version: i32,
-        statuses: &[MazeStatus],
-        fresh: Vec<(usize, Arc<[lsp::Diagnostic]>)>,
-    ) {
+    pub fn keep_converted(&mut self, version: i32, statuses: &[MazeStatus], fresh: Fresh) {
         if version != self.version {
             return;
         }

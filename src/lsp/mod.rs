@@ -55,6 +55,13 @@ pub const DOCUMENT_TEXT: &str = "boxls/documentText";
 #[serde(rename_all = "camelCase")]
 struct DocumentTextParams {
     text_document: TextDocumentIdentifier,
+    /// Check the copy against its rope and a full parse first (the default).
+    #[serde(default = "yes")]
+    check: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// `boxls/settled`: waits until the document's current version is solved and its
@@ -66,7 +73,7 @@ pub const SETTLED: &str = "boxls/settled";
 
 impl Backend {
     async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
-        self.text(&params.text_document.uri)
+        self.text(&params.text_document.uri, params.check)
     }
 
     async fn settled(&self, params: DocumentTextParams) -> Result<serde_json::Value> {

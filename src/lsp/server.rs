@@ -55,13 +55,14 @@ impl Backend {
 
     /// The server's copy of a document's text, once checked against its rope and a
     /// full parse (an internal error says which of them went astray).
-    pub fn text(&self, uri: &Uri) -> Result<String> {
+    pub fn text(&self, uri: &Uri, check: bool) -> Result<String> {
         let document = self
             .state
             .documents
             .get(uri)
             .ok_or_else(|| Error::invalid_params("document is not open"))?;
-        document.check().map_err(|problem| Error {
+        let checked = if check { document.check() } else { Ok(()) };
+        checked.map_err(|problem| Error {
             code: ErrorCode::InternalError,
             message: problem.into(),
             data: None,

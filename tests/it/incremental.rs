@@ -190,7 +190,40 @@ fn step(text: &str, parsed: &ParsedFile, rng: &mut Rng, history: &str) -> (Strin
         reparsed == expected,
         "reparse differs from parse\n{history}\nold text: {text:?}\nedit: {range:?} -> {inserted:?}\nnew text: {new:?}\nreparse: {reparsed:#?}\nparse: {expected:#?}"
     );
+    check_splice(text, parsed, &new, range, inserted.len());
     (new, reparsed)
+}
+
+/// What `update` says it re-read: the mazes before are untouched, those after are the
+/// old ones moved (same text, same grid), and the counts add up. The server keeps
+/// per-maze results by this.
+fn check_splice(old_text: &str, old: &ParsedFile, new_text: &str, range: Range<usize>, len: usize) {
+    let mut new = old.clone();
+    let splice = new.update(new_text, range, len);
+    let context = || format!("{splice:?}\nold: {old_text:?}\nnew: {new_text:?}");
+    assert_eq!(
+        old.mazes.len() - splice.removed + splice.inserted,
+        new.mazes.len(),
+        "{}",
+        context()
+    );
+    assert_eq!(
+        old.mazes[..splice.start],
+        new.mazes[..splice.start],
+        "{}",
+        context()
+    );
+    let moved_old = &old.mazes[splice.start + splice.removed..];
+    let moved_new = &new.mazes[splice.start + splice.inserted..];
+    for (was, now) in moved_old.iter().zip(moved_new) {
+        assert_eq!(was.grid, now.grid, "{}", context());
+        assert_eq!(
+            old_text[was.extent.clone()],
+            new_text[now.extent.clone()],
+            "{}",
+            context()
+        );
+    }
 }
 
 /// A chain of edits on `text`, each reparse building on the previous one.

@@ -154,36 +154,36 @@ impl Client {
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
             .await;
         loop {
-            let message = self.receive().await;
-            if message.get("method").is_none() && message["id"] == json!(id) {
-                return message;
+            if let Some(message) = self.receive().await {
+                if message["id"] == json!(id) {
+                    return message;
+                }
             }
         }
     }
 
     /// Sends a request and returns its `result`, failing the test on an error.
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
-        let response = self.request_raw(method, params).await;
+        let mut response = self.request_raw(method, params).await;
         assert!(
             response.get("error").is_none(),
             "{method} failed: {response}"
         );
-        response["result"].clone()
+        response["result"].take()
     }
 
     /// The next response, whatever its id (errors for unreadable messages have none).
     pub async fn next_response(&mut self) -> Value {
         loop {
-            let message = self.receive().await;
-            if message.get("method").is_none() {
+            if let Some(message) = self.receive().await {
                 return message;
             }
         }
     }
 
-    /// Reads one message, answering server requests on the way; returns responses and
-    /// notifications (notifications are also queued).
-    async fn receive(&mut self) -> Value {
+    /// Reads one message, answering server requests on the way; returns a response,
+    /// or queues a notification (and returns `None`).
+    async fn receive(&mut self) -> Option<Value> {
         loop {
             let message = tokio::time::timeout(TIMEOUT, self.read_message())
                 .await
@@ -192,10 +192,10 @@ impl Client {
                 (Some(_), Some(_)) => self.answer(message).await,
                 (Some(_), None) => {
                     self.history.push(message.clone());
-                    self.notifications.push_back(message.clone());
-                    return message;
+                    self.notifications.push_back(message);
+                    return None;
                 }
-                _ => return message,
+                _ => return Some(message),
             }
         }
     }

@@ -131,7 +131,7 @@ async fn kept_diagnostics_match_a_fresh_open_after_any_edit() {
         let insert = pieces[rng.below(pieces.len())];
         text = change(&mut client, &text, version, edit(start, end, insert)).await;
         if version % 10 == 0 {
-            let kept = client.settled_diagnostics(version as i64).await;
+            let kept = client.settled_diagnostics(version).await;
             assert!(kept.as_array().is_some_and(|all| all.len() > 20), "{kept}");
             assert_eq!(
                 kept,
@@ -158,7 +158,7 @@ async fn typing_before_a_header_moves_its_diagnostics() {
             edit((2, column), (2, column), " "),
         )
         .await;
-        let kept = client.settled_diagnostics(version as i64).await;
+        let kept = client.settled_diagnostics(version).await;
         assert_eq!(kept, fresh_diagnostics(&text).await, "{text:?}");
     }
 }
