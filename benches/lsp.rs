@@ -58,6 +58,7 @@ use generate::{Placement, Rng, Style};
 const HOVER: &str = "textDocument/hover";
 const FULL: &str = "textDocument/semanticTokens/full";
 const RANGE: &str = "textDocument/semanticTokens/range";
+const DELTA: &str = "textDocument/semanticTokens/full/delta";
 const DOCUMENT_TEXT: &str = "boxls/documentText";
 /// Pull diagnostics: the same diagnostics a publication carries, as a request.
 const PULL: &str = "textDocument/diagnostic";
@@ -568,6 +569,9 @@ async fn tokens_vs_floors(document: &Document) -> [Ratio; 2] {
         ]
     })
     .await;
+    let mut toggler = Toggler::every_free_cell(document, EDITED_MAZE);
+    let delta = delta_after_edits(&mut client, &mut toggler, document, TOKEN_RUNS / 2).await;
+    figure("edit, then semanticTokens/full/delta", delta);
     [
         Ratio::new("semanticTokens/full", full, "documentText", text, 3.0),
         Ratio::new(
@@ -669,6 +673,36 @@ async fn ten_megabytes() {
         range,
     );
     figure(&format!("hover (median of {BIG_RUNS})"), hover);
+    let delta = delta_after_edits(&mut client, &mut toggler, &document, BIG_EDITS).await;
+    figure(
+        &format!("edit, then semanticTokens/full/delta (median of {BIG_EDITS})"),
+        delta,
+    );
+}
+
+/// What an editor asks after each keystroke: the median `full/delta` round trip after
+/// each of `edits` settled one-cell edits (a first `full` gives the result id).
+async fn delta_after_edits(
+    client: &mut Client,
+    toggler: &mut Toggler,
+    document: &Document,
+    edits: usize,
+) -> Duration {
+    let whole = whole_document();
+    let first = expect_answer(client, FULL, &whole).await;
+    let mut previous = first["resultId"].clone();
+    let [delta] = medians(edits, async || {
+        edit_to_settled(client, toggler, document).await;
+        let params = json!({ "textDocument": { "uri": URI }, "previousResultId": previous });
+        let sent = Instant::now();
+        let answer = client.request(DELTA, params).await;
+        let took = sent.elapsed();
+        assert!(answer["edits"].is_array(), "a delta, not {answer}");
+        previous = answer["resultId"].clone();
+        [took]
+    })
+    .await;
+    delta
 }
 
 /// Figures for one 2000×2000 room: open, and a few edits in its middle band.

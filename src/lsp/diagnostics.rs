@@ -37,7 +37,10 @@ pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Fresh) {
         .collect();
     let mut fresh = Vec::new();
     for (index, maze) in view.parsed.mazes.iter().enumerate() {
-        let kept = view.converted.get(index).cloned().flatten();
+        let kept = view
+            .kept
+            .get(index)
+            .and_then(|kept| kept.diagnostics.clone());
         let relative = kept.unwrap_or_else(|| {
             let converted = convert_maze(view, index);
             if view.statuses.get(index).is_some_and(|s| s.is_settled()) {

@@ -12,6 +12,7 @@ use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
 use super::diagnostics::{Converted, Fresh};
 use super::position::{byte_range, Encoding};
+use super::semantic_tokens::{FreshTokens, SectionTokens};
 use super::solves::GridKey;
 use crate::ide::{DeadSquares, MazeStatus};
 use crate::maze::{parse, Maze, ParsedFile, Splice};
@@ -32,15 +33,24 @@ pub struct Document {
     pub keys: Arc<Vec<Option<GridKey>>>,
     /// One per maze: what is known of its solve.
     pub statuses: Arc<Vec<MazeStatus>>,
-    /// One per maze: its diagnostics as last published (see `diagnostics.rs`).
-    pub converted: Arc<Vec<Converted>>,
+    /// One per maze: its diagnostics and tokens as last sent, while still valid.
+    pub kept: Arc<Vec<Kept>>,
+}
+
+/// What a maze's section of the document was last sent as: its diagnostics (see
+/// `diagnostics.rs`) and semantic tokens (see `semantic_tokens.rs`), each with lines
+/// counted from the maze's header line, so edits elsewhere leave them valid.
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub diagnostics: Converted,
+    pub tokens: Option<SectionTokens>,
 }
 
 impl Document {
     pub fn new(version: i32, text: &str) -> Document {
         let parsed = parse(text);
         let (keys, statuses) = unsolved(&parsed.mazes);
-        let converted = vec![None; keys.len()];
+        let kept = vec![Kept::default(); keys.len()];
         Document {
             version,
             rope: Rope::from_str(text),
@@ -48,7 +58,7 @@ impl Document {
             parsed: Arc::new(parsed),
             keys: Arc::new(keys),
             statuses: Arc::new(statuses),
-            converted: Arc::new(converted),
+            kept: Arc::new(kept),
         }
     }
 
@@ -67,7 +77,7 @@ impl Document {
     pub fn settle(&mut self, index: usize, key: &GridKey, status: MazeStatus) {
         if self.keys.get(index).and_then(Option::as_ref) == Some(key) {
             Arc::make_mut(&mut self.statuses)[index] = status;
-            Arc::make_mut(&mut self.converted)[index] = None;
+            Arc::make_mut(&mut self.kept)[index] = Kept::default();
         }
     }
 
@@ -77,10 +87,24 @@ impl Document {
         if version != self.version {
             return;
         }
-        let converted = Arc::make_mut(&mut self.converted);
+        let kept = Arc::make_mut(&mut self.kept);
         for (index, diagnostics) in fresh {
             if self.statuses.get(index) == statuses.get(index) {
-                converted[index] = Some(diagnostics);
+                kept[index].diagnostics = Some(diagnostics);
+            }
+        }
+    }
+
+    /// Keeps mazes' tokens made for `version` from `statuses` (dead squares included),
+    /// where the maze's status is still the one they were made from.
+    pub fn keep_tokens(&mut self, version: i32, statuses: &[MazeStatus], fresh: FreshTokens) {
+        if version != self.version {
+            return;
+        }
+        let kept = Arc::make_mut(&mut self.kept);
+        for (index, tokens) in fresh {
+            if self.statuses.get(index) == statuses.get(index) {
+                kept[index].tokens = Some(tokens);
             }
         }
     }
@@ -89,13 +113,14 @@ impl Document {
     pub fn set_dead(&mut self, index: usize, key: &GridKey, dead: DeadSquares) {
         if self.keys.get(index).and_then(Option::as_ref) == Some(key) {
             Arc::make_mut(&mut self.statuses)[index].set_dead(dead);
+            Arc::make_mut(&mut self.kept)[index].tokens = None;
         }
     }
 
     /// Forgets every solve result (after the limits changed): all are looked up again.
     pub fn unsettle(&mut self) {
         let (_, statuses) = unsolved(&self.parsed.mazes);
-        self.converted = Arc::new(vec![None; statuses.len()]);
+        self.kept = Arc::new(vec![Kept::default(); statuses.len()]);
         self.statuses = Arc::new(statuses);
     }
 
@@ -156,15 +181,15 @@ impl Document {
         let replaced = splice.start..splice.start + splice.removed;
         let inserted = &self.parsed.mazes[splice.start..splice.start + splice.inserted];
         let (keys, statuses) = unsolved(inserted);
-        let converted = vec![None; keys.len()];
+        let fresh = vec![Kept::default(); keys.len()];
         Arc::make_mut(&mut self.keys).splice(replaced.clone(), keys);
         Arc::make_mut(&mut self.statuses).splice(replaced.clone(), statuses);
-        let kept = Arc::make_mut(&mut self.converted);
-        kept.splice(replaced, converted);
+        let kept = Arc::make_mut(&mut self.kept);
+        kept.splice(replaced, fresh);
         // The first maze after the edit may share its header's line with the edit's
         // end (an edit in the blanks before a header), which moves its columns.
         if let Some(first_moved) = kept.get_mut(splice.start + splice.inserted) {
-            *first_moved = None;
+            *first_moved = Kept::default();
         }
     }
 
@@ -178,7 +203,7 @@ impl Document {
             return Err("the incremental parse differs from a full parse");
         }
         let (keys, _) = unsolved(&self.parsed.mazes);
-        let lengths = [self.statuses.len(), self.converted.len()];
+        let lengths = [self.statuses.len(), self.kept.len()];
         if *self.keys != keys || lengths != [keys.len(); 2] {
             return Err("the mazes' keys do not follow the parse");
         }

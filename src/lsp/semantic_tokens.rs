@@ -1,9 +1,15 @@
 //! Semantic tokens, `full`, `range` and `full/delta`: the IDE layer's tokens,
 //! delta-encoded with positions walked forward through the text. Each document's last
 //! full answer is kept (by result id) so the next can be sent as a delta.
+//!
+//! A whole-document answer is put together from sections: the lines before the first
+//! maze, then each maze's lines up to the next maze. A maze's section is encoded once
+//! and kept with the document (lines counted from its first line) until the maze, its
+//! status or its dead squares change; only the first token of each section needs its
+//! line delta redone. So `full/delta` after a keystroke encodes the maze it touched.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use tower_lsp_server::ls_types::{
     SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensDelta,
@@ -59,6 +65,77 @@ fn encode(view: &View, from: usize, tokens: &[Token]) -> Vec<SemanticToken> {
     data
 }
 
+/// One maze section's tokens, encoded as if the token before were at the start of
+/// the section's first line; `last_line` is the line of its last token, counted the
+/// same way.
+#[derive(Debug, Clone)]
+pub struct SectionTokens {
+    data: Arc<[SemanticToken]>,
+    last_line: u32,
+}
+
+/// Sections encoded now that the document may keep, by maze index.
+pub type FreshTokens = Vec<(usize, SectionTokens)>;
+
+/// Every token of the document, from kept sections where they are valid; and the
+/// sections encoded now (of settled mazes: worth keeping).
+pub fn document_tokens(view: &View) -> (Vec<SemanticToken>, FreshTokens) {
+    let mazes = &view.parsed.mazes;
+    let section_start = |index: usize| ide::line_start(&view.text, mazes[index].extent.start);
+    let preamble_end = if mazes.is_empty() {
+        view.text.len()
+    } else {
+        section_start(0)
+    };
+    let mut data = if preamble_end > 0 || mazes.is_empty() {
+        tokens_in(view, 0..preamble_end)
+    } else {
+        Vec::new()
+    };
+    let mut last_line: u32 = data.iter().map(|token| token.delta_line).sum();
+    let mut fresh = Vec::new();
+    for index in 0..mazes.len() {
+        let start = section_start(index);
+        let kept = view.kept.get(index).and_then(|kept| kept.tokens.clone());
+        let section = kept.unwrap_or_else(|| {
+            let end = if index + 1 < mazes.len() {
+                section_start(index + 1)
+            } else {
+                view.text.len()
+            };
+            let section = encode_section(view, start..end);
+            if view.statuses.get(index).is_some_and(|s| s.is_settled()) {
+                fresh.push((index, section.clone()));
+            }
+            section
+        });
+        let Some((first, rest)) = section.data.split_first() else {
+            continue;
+        };
+        let first_line = view.line(start);
+        let mut first = *first;
+        first.delta_line = (first_line + first.delta_line).saturating_sub(last_line);
+        data.push(first);
+        data.extend_from_slice(rest);
+        last_line = first_line + section.last_line;
+    }
+    (data, fresh)
+}
+
+/// The tokens of one section, its lines counted from its first line.
+fn encode_section(view: &View, bytes: std::ops::Range<usize>) -> SectionTokens {
+    let first_line = view.line(bytes.start);
+    let mut data = tokens_in(view, bytes);
+    if let Some(first) = data.first_mut() {
+        first.delta_line -= first_line;
+    }
+    let last_line = data.iter().map(|token| token.delta_line).sum();
+    SectionTokens {
+        data: data.into(),
+        last_line,
+    }
+}
+
 /// Each document's last full answer, for deltas.
 #[derive(Default)]
 pub struct Previous {
@@ -88,8 +165,7 @@ impl Previous {
     }
 
     /// `full`: every token, remembered for the next delta.
-    pub fn full(&self, view: &View, uri: &Uri) -> SemanticTokens {
-        let data = tokens_in(view, 0..view.text.len());
+    pub fn full(&self, uri: &Uri, data: Vec<SemanticToken>) -> SemanticTokens {
         let result_id = self.remember(uri, data.clone());
         SemanticTokens {
             result_id: Some(result_id),
@@ -99,8 +175,12 @@ impl Previous {
 
     /// `full/delta`: the edit from the answer `previous` to now, or everything when
     /// that answer is not the one remembered.
-    pub fn delta(&self, view: &View, uri: &Uri, previous: &str) -> SemanticTokensFullDeltaResult {
-        let data = tokens_in(view, 0..view.text.len());
+    pub fn delta(
+        &self,
+        uri: &Uri,
+        previous: &str,
+        data: Vec<SemanticToken>,
+    ) -> SemanticTokensFullDeltaResult {
         let old = self
             .lock()
             .get(uri)

@@ -70,6 +70,17 @@ impl Backend {
         Ok(document.text.to_string())
     }
 
+    /// Every token of a document, keeping the maze sections encoded now with it.
+    fn document_tokens(&self, view: &View, uri: &Uri) -> Vec<SemanticToken> {
+        let (data, fresh) = semantic_tokens::document_tokens(view);
+        if !fresh.is_empty() {
+            self.state.documents.update(uri, |document| {
+                document.keep_tokens(view.version, &view.statuses, fresh)
+            });
+        }
+        data
+    }
+
     /// A `window/logMessage` to the client.
     pub(super) async fn log(&self, kind: MessageType, message: String) {
         self.client.log_message(kind, message).await;
@@ -477,7 +488,8 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         self.state.ensure_dead(&uri, None).await;
         self.with_view("textDocument/semanticTokens/full", &uri, |view| {
-            SemanticTokensResult::Tokens(self.tokens.full(view, &uri))
+            let data = self.document_tokens(view, &uri);
+            SemanticTokensResult::Tokens(self.tokens.full(&uri, data))
         })
     }
 
@@ -489,7 +501,8 @@ impl LanguageServer for Backend {
         let previous = params.previous_result_id;
         self.state.ensure_dead(&uri, None).await;
         self.with_view("textDocument/semanticTokens/full/delta", &uri, |view| {
-            self.tokens.delta(view, &uri, &previous)
+            let data = self.document_tokens(view, &uri);
+            self.tokens.delta(&uri, &previous, data)
         })
     }
 

@@ -475,8 +475,11 @@ impl Job {
             }
         };
         let _ = finished.send(true);
-        for (grid, message) in failures {
-            solves.log_failure(&grid, &message).await;
+        // A failure is logged before its result goes out, so that whoever sees the
+        // result can also see the log.
+        for failure in failures {
+            solves.log_failure(failure.item.key.grid(), &failure.message).await;
+            let _ = failure.item.sender.send(Some(failure.status));
         }
     }
 
@@ -492,14 +495,21 @@ impl Job {
     }
 }
 
+/// A solve that failed: logged, then sent, by the job's task.
+struct Failure {
+    item: Item,
+    message: String,
+    status: Shared,
+}
+
 /// The blocking part of a job: solves each item not cancelled, records and sends its
-/// result. Returns the failures to log.
+/// result. Returns the failures, to log before their results are sent.
 fn solve_items(
     solves: &Solves,
     items: Vec<Item>,
     timeout: Duration,
     timed_out: &AtomicBool,
-) -> Vec<(Arc<Grid>, String)> {
+) -> Vec<Failure> {
     let mut failures = Vec::new();
     for item in items {
         let result = if item.cancel.load(Ordering::Relaxed) {
@@ -507,15 +517,20 @@ fn solve_items(
         } else {
             solve_one(solves, &item, timeout, timed_out)
         };
-        if let Some(MazeStatus::Failed(message)) = &result {
-            failures.push((item.key.grid.clone(), message.to_string()));
-        }
         solves.finish(&item.key, item.id, result.clone());
-        if result.is_some() {
+        match result {
+            Some(MazeStatus::Failed(message)) => failures.push(Failure {
+                message: message.to_string(),
+                status: MazeStatus::Failed(message),
+                item,
+            }),
             // Nobody listening is fine: the result is cached.
-            let _ = item.sender.send(result);
+            Some(result) => {
+                let _ = item.sender.send(Some(result));
+            }
+            // A cancelled solve just drops `sender`, which wakes any waiter with `None`.
+            None => {}
         }
-        // A cancelled solve just drops `sender`, which wakes any waiter with `None`.
     }
     failures
 }

@@ -139,7 +139,7 @@ impl State {
             text: document.text,
             parsed: document.parsed,
             statuses: document.statuses,
-            converted: document.converted,
+            kept: document.kept,
             encoding: settings.encoding,
             config: settings.config,
         }

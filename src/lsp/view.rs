@@ -8,7 +8,7 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::{Position, Range as LspRange};
 
 use super::config::Config;
-use super::diagnostics::Converted;
+use super::document::Kept;
 use super::position::{self, Encoding};
 use crate::ide::{FileView, MazeStatus};
 use crate::maze::ParsedFile;
@@ -20,8 +20,8 @@ pub struct View {
     pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
     pub statuses: Arc<Vec<MazeStatus>>,
-    /// Each maze's diagnostics as last converted, if still valid (see `document.rs`).
-    pub converted: Arc<Vec<Converted>>,
+    /// Each maze's diagnostics and tokens as last sent, if still valid.
+    pub kept: Arc<Vec<Kept>>,
     pub encoding: Encoding,
     pub config: Config,
 }

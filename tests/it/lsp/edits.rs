@@ -133,11 +133,13 @@ async fn kept_diagnostics_match_a_fresh_open_after_any_edit() {
         if version % 10 == 0 {
             let kept = client.settled_diagnostics(version).await;
             assert!(kept.as_array().is_some_and(|all| all.len() > 20), "{kept}");
-            assert_eq!(
-                kept,
-                fresh_diagnostics(&text).await,
-                "version {version}:\n{text}"
-            );
+            let (diagnostics, tokens) = fresh_answers(&text).await;
+            assert_eq!(kept, diagnostics, "version {version}:\n{text}");
+            // Whole-document tokens are put together from kept maze sections: the
+            // same as a fresh server's, and as the tokens of a range over everything.
+            let kept_tokens = all_tokens(&mut client).await;
+            assert_eq!(kept_tokens, tokens, "version {version}:\n{text}");
+            assert_eq!(kept_tokens, range_tokens(&mut client).await);
         }
     }
 }
@@ -165,9 +167,38 @@ async fn typing_before_a_header_moves_its_diagnostics() {
 
 /// The settled diagnostics of `text` opened in a new server.
 async fn fresh_diagnostics(text: &str) -> Value {
+    fresh_answers(text).await.0
+}
+
+/// The settled diagnostics and all semantic tokens of `text` opened in a new server.
+async fn fresh_answers(text: &str) -> (Value, Value) {
     let (mut client, _) = Client::initialized(false).await;
     client.open(text, 1).await;
-    client.settled_diagnostics(1).await
+    let diagnostics = client.settled_diagnostics(1).await;
+    (diagnostics, all_tokens(&mut client).await)
+}
+
+/// `semanticTokens/full`.
+async fn all_tokens(client: &mut Client) -> Value {
+    let answer = client
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": doc() }),
+        )
+        .await;
+    answer["data"].clone()
+}
+
+/// `semanticTokens/range` over the whole document (computed without kept sections).
+async fn range_tokens(client: &mut Client) -> Value {
+    let everything = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 1_000_000, "character": 0 } });
+    let answer = client
+        .request(
+            "textDocument/semanticTokens/range",
+            json!({ "textDocument": doc(), "range": everything }),
+        )
+        .await;
+    answer["data"].clone()
 }
 
 #[tokio::test]
