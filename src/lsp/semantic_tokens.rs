@@ -77,9 +77,41 @@ pub struct SectionTokens {
 /// Sections encoded now that the document may keep, by maze index.
 pub type FreshTokens = Vec<(usize, SectionTokens)>;
 
-/// Every token of the document, from kept sections where they are valid; and the
-/// sections encoded now (of settled mazes: worth keeping).
-pub fn document_tokens(view: &View) -> (Vec<SemanticToken>, FreshTokens) {
+/// A whole-document answer in pieces: the preamble's tokens, then each maze
+/// section's (shared with the document), each with its first token re-based on the
+/// piece before. Answers kept as pieces compare section by section, so a delta costs
+/// the sections that changed, not the document.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    first: SemanticToken,
+    /// The section's tokens; `data[0]` is replaced by `first`.
+    data: Arc<[SemanticToken]>,
+}
+
+impl Piece {
+    fn same(&self, other: &Piece) -> bool {
+        self.first == other.first
+            && (Arc::ptr_eq(&self.data, &other.data) || self.data[1..] == other.data[1..])
+    }
+
+    fn extend(&self, out: &mut Vec<SemanticToken>) {
+        out.push(self.first);
+        out.extend_from_slice(&self.data[1..]);
+    }
+}
+
+/// The tokens of pieces, one after the other.
+pub fn flatten(pieces: &[Piece]) -> Vec<SemanticToken> {
+    let mut out = Vec::with_capacity(pieces.iter().map(|p| p.data.len()).sum());
+    for piece in pieces {
+        piece.extend(&mut out);
+    }
+    out
+}
+
+/// Every token of the document, in pieces, from kept sections where they are valid;
+/// and the sections encoded now (of settled mazes: worth keeping).
+pub fn document_tokens(view: &View) -> (Vec<Piece>, FreshTokens) {
     let mazes = &view.parsed.mazes;
     let section_start = |index: usize| ide::line_start(&view.text, mazes[index].extent.start);
     let preamble_end = if mazes.is_empty() {
@@ -87,12 +119,13 @@ pub fn document_tokens(view: &View) -> (Vec<SemanticToken>, FreshTokens) {
     } else {
         section_start(0)
     };
-    let mut data = if preamble_end > 0 || mazes.is_empty() {
-        tokens_in(view, 0..preamble_end)
-    } else {
-        Vec::new()
-    };
-    let mut last_line: u32 = data.iter().map(|token| token.delta_line).sum();
+    let mut pieces = Vec::with_capacity(mazes.len() + 1);
+    let mut last_line = 0;
+    if preamble_end > 0 || mazes.is_empty() {
+        let preamble = encode_section(view, 0..preamble_end);
+        last_line = preamble.last_line;
+        pieces.extend(preamble.piece(0, 0));
+    }
     let mut fresh = Vec::new();
     for index in 0..mazes.len() {
         let start = section_start(index);
@@ -109,17 +142,25 @@ pub fn document_tokens(view: &View) -> (Vec<SemanticToken>, FreshTokens) {
             }
             section
         });
-        let Some((first, rest)) = section.data.split_first() else {
-            continue;
-        };
         let first_line = view.line(start);
-        let mut first = *first;
-        first.delta_line = (first_line + first.delta_line).saturating_sub(last_line);
-        data.push(first);
-        data.extend_from_slice(rest);
-        last_line = first_line + section.last_line;
+        if let Some(piece) = section.piece(first_line, last_line) {
+            pieces.push(piece);
+            last_line = first_line + section.last_line;
+        }
     }
-    (data, fresh)
+    (pieces, fresh)
+}
+
+impl SectionTokens {
+    /// This section placed at `first_line`, after a token on `last_line`.
+    fn piece(&self, first_line: u32, last_line: u32) -> Option<Piece> {
+        let mut first = *self.data.first()?;
+        first.delta_line = (first_line + first.delta_line).saturating_sub(last_line);
+        Some(Piece {
+            first,
+            data: self.data.clone(),
+        })
+    }
 }
 
 /// The tokens of one section, its lines counted from its first line.
@@ -139,24 +180,24 @@ fn encode_section(view: &View, bytes: std::ops::Range<usize>) -> SectionTokens {
 /// Each document's last full answer, for deltas.
 #[derive(Default)]
 pub struct Previous {
-    map: Mutex<HashMap<Uri, (String, Vec<SemanticToken>)>>,
+    map: Mutex<HashMap<Uri, (String, Vec<Piece>)>>,
     next_id: Mutex<u64>,
 }
 
 impl Previous {
-    fn lock(&self) -> MutexGuard<'_, HashMap<Uri, (String, Vec<SemanticToken>)>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<Uri, (String, Vec<Piece>)>> {
         self.map
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn remember(&self, uri: &Uri, data: Vec<SemanticToken>) -> String {
+    fn remember(&self, uri: &Uri, pieces: Vec<Piece>) -> String {
         let id = {
             let mut next = self.next_id.lock().unwrap_or_else(|p| p.into_inner());
             *next += 1;
             next.to_string()
         };
-        self.lock().insert(uri.clone(), (id.clone(), data));
+        self.lock().insert(uri.clone(), (id.clone(), pieces));
         id
     }
 
@@ -164,9 +205,10 @@ impl Previous {
         self.lock().remove(uri);
     }
 
-    /// `full`: every token, remembered for the next delta.
-    pub fn full(&self, uri: &Uri, data: Vec<SemanticToken>) -> SemanticTokens {
-        let result_id = self.remember(uri, data.clone());
+    /// `full`: every token, remembered (as pieces) for the next delta.
+    pub fn full(&self, uri: &Uri, pieces: Vec<Piece>) -> SemanticTokens {
+        let data = flatten(&pieces);
+        let result_id = self.remember(uri, pieces);
         SemanticTokens {
             result_id: Some(result_id),
             data,
@@ -179,25 +221,45 @@ impl Previous {
         &self,
         uri: &Uri,
         previous: &str,
-        data: Vec<SemanticToken>,
+        pieces: Vec<Piece>,
     ) -> SemanticTokensFullDeltaResult {
         let old = self
             .lock()
             .get(uri)
             .filter(|(id, _)| id == previous)
             .map(|(_, old)| old.clone());
-        let result_id = self.remember(uri, data.clone());
-        match old {
-            Some(old) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
-                result_id: Some(result_id),
-                edits: diff(&old, &data).into_iter().collect(),
+        let edit = old.map(|old| diff_pieces(&old, &pieces));
+        let data = edit.is_none().then(|| flatten(&pieces));
+        let result_id = Some(self.remember(uri, pieces));
+        match (edit, data) {
+            (Some(edit), _) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                result_id,
+                edits: edit.into_iter().collect(),
             }),
-            None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
-                result_id: Some(result_id),
-                data,
+            (None, data) => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+                result_id,
+                data: data.unwrap_or_default(),
             }),
         }
     }
+}
+
+/// The edit from `old` to `new`: pieces the same at both ends are skipped by
+/// comparing them (shared sections by pointer); the rest is diffed token by token.
+fn diff_pieces(old: &[Piece], new: &[Piece]) -> Option<SemanticTokensEdit> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a.same(b)).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a.same(b))
+        .count();
+    let skipped: usize = old[..prefix].iter().map(|piece| piece.data.len()).sum();
+    let old_middle = flatten(&old[prefix..old.len() - suffix]);
+    let new_middle = flatten(&new[prefix..new.len() - suffix]);
+    let mut edit = diff(&old_middle, &new_middle)?;
+    edit.start += (skipped * 5) as u32;
+    Some(edit)
 }
 
 /// One edit replacing what differs between the common prefix and suffix (in the

@@ -71,14 +71,14 @@ impl Backend {
     }
 
     /// Every token of a document, keeping the maze sections encoded now with it.
-    fn document_tokens(&self, view: &View, uri: &Uri) -> Vec<SemanticToken> {
-        let (data, fresh) = semantic_tokens::document_tokens(view);
+    fn document_tokens(&self, view: &View, uri: &Uri) -> Vec<semantic_tokens::Piece> {
+        let (pieces, fresh) = semantic_tokens::document_tokens(view);
         if !fresh.is_empty() {
             self.state.documents.update(uri, |document| {
                 document.keep_tokens(view.version, &view.statuses, fresh)
             });
         }
-        data
+        pieces
     }
 
     /// A `window/logMessage` to the client.

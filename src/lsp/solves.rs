@@ -478,7 +478,9 @@ impl Job {
         // A failure is logged before its result goes out, so that whoever sees the
         // result can also see the log.
         for failure in failures {
-            solves.log_failure(failure.item.key.grid(), &failure.message).await;
+            solves
+                .log_failure(failure.item.key.grid(), &failure.message)
+                .await;
             let _ = failure.item.sender.send(Some(failure.status));
         }
     }

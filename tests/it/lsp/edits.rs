@@ -120,6 +120,8 @@ async fn kept_diagnostics_match_a_fresh_open_after_any_edit() {
     let (mut client, _) = Client::initialized(false).await;
     client.open(&text, 0).await;
     let pieces = ["\n", "\r\n", "\r", " ", "#", "x", "1 3\n", "", "S"];
+    client.settled_diagnostics(0).await;
+    let mut answered = last_full(&mut client).await;
     for version in 1..=300 {
         let spots = positions(&text);
         let start = spots[rng.below(spots.len())];
@@ -137,9 +139,15 @@ async fn kept_diagnostics_match_a_fresh_open_after_any_edit() {
             assert_eq!(kept, diagnostics, "version {version}:\n{text}");
             // Whole-document tokens are put together from kept maze sections: the
             // same as a fresh server's, and as the tokens of a range over everything.
+            // As an editor does: the delta since the last answer, applied to it.
+            let expected = range_tokens(&mut client).await;
+            let (id, data) = &mut answered;
+            *id = apply_delta(&mut client, id, data).await;
+            assert_eq!(json!(data), expected, "the delta, version {version}");
             let kept_tokens = all_tokens(&mut client).await;
             assert_eq!(kept_tokens, tokens, "version {version}:\n{text}");
-            assert_eq!(kept_tokens, range_tokens(&mut client).await);
+            assert_eq!(kept_tokens, expected);
+            answered = last_full(&mut client).await;
         }
     }
 }
@@ -187,6 +195,39 @@ async fn all_tokens(client: &mut Client) -> Value {
         )
         .await;
     answer["data"].clone()
+}
+
+/// A `full` answer: its result id and integers.
+async fn last_full(client: &mut Client) -> (Value, Vec<Value>) {
+    let answer = client
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": doc() }),
+        )
+        .await;
+    let data = answer["data"].as_array().cloned().unwrap_or_default();
+    (answer["resultId"].clone(), data)
+}
+
+/// Asks `full/delta` since answer `id`, applies its edits to `data`; the new id.
+async fn apply_delta(client: &mut Client, id: &Value, data: &mut Vec<Value>) -> Value {
+    let answer = client
+        .request(
+            "textDocument/semanticTokens/full/delta",
+            json!({ "textDocument": doc(), "previousResultId": id }),
+        )
+        .await;
+    let edits = answer["edits"]
+        .as_array()
+        .expect("a delta, not full tokens");
+    // Applied from the last, as LSP's edits do not shift each other's starts.
+    for edit in edits.iter().rev() {
+        let start = edit["start"].as_u64().expect("start") as usize;
+        let deleted = edit["deleteCount"].as_u64().expect("deleteCount") as usize;
+        let inserted = edit["data"].as_array().cloned().unwrap_or_default();
+        data.splice(start..start + deleted, inserted);
+    }
+    answer["resultId"].clone()
 }
 
 /// `semanticTokens/range` over the whole document (computed without kept sections).
