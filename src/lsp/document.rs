@@ -81,30 +81,39 @@ impl Document {
         }
     }
 
-    /// Keeps conversions made for `version` from `statuses`, where the maze's status
-    /// is still the one they were made from.
+    /// Keeps conversions made for `version` from `statuses`.
     pub fn keep_converted(&mut self, version: i32, statuses: &[MazeStatus], fresh: Fresh) {
-        if version != self.version {
-            return;
-        }
-        let kept = Arc::make_mut(&mut self.kept);
-        for (index, diagnostics) in fresh {
-            if self.statuses.get(index) == statuses.get(index) {
-                kept[index].diagnostics = Some(diagnostics);
-            }
-        }
+        self.keep(version, statuses, fresh, |kept, diagnostics| {
+            kept.diagnostics = Some(diagnostics)
+        });
     }
 
-    /// Keeps mazes' tokens made for `version` from `statuses` (dead squares included),
-    /// where the maze's status is still the one they were made from.
+    /// Keeps mazes' tokens made for `version` from `statuses` (dead squares included).
     pub fn keep_tokens(&mut self, version: i32, statuses: &[MazeStatus], fresh: FreshTokens) {
+        self.keep(version, statuses, fresh, |kept, tokens| {
+            kept.tokens = Some(tokens)
+        });
+    }
+
+    /// Stores what was made for `version` from `statuses`, for each maze whose status is
+    /// still the one it was made from.
+    fn keep<T>(
+        &mut self,
+        version: i32,
+        statuses: &[MazeStatus],
+        fresh: Vec<(usize, T)>,
+        store: impl Fn(&mut Kept, T),
+    ) {
         if version != self.version {
             return;
         }
         let kept = Arc::make_mut(&mut self.kept);
-        for (index, tokens) in fresh {
-            if self.statuses.get(index) == statuses.get(index) {
-                kept[index].tokens = Some(tokens);
+        for (index, made) in fresh {
+            if let (Some(slot), true) = (
+                kept.get_mut(index),
+                self.statuses.get(index) == statuses.get(index),
+            ) {
+                store(slot, made);
             }
         }
     }
