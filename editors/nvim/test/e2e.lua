@@ -10,33 +10,16 @@ local TIMEOUT = tonumber(vim.env.BOXLS_E2E_TIMEOUT_MS) or 20000
 local root = vim.fn.getcwd()
 local here = root .. '/editors/nvim/test'
 
-local passed, failed = 0, 0
-
-local function log(fmt, ...)
-  io.stdout:write(string.format(fmt, ...) .. '\n')
-  io.stdout:flush()
-end
-
-local function check(ok, what, detail)
-  if ok then
-    passed = passed + 1
-    log('ok    %s', what)
-  else
-    failed = failed + 1
-    log('FAIL  %s%s', what, detail and ('\n        ' .. tostring(detail):gsub('\n', '\n        ')) or '')
-  end
-  return ok
-end
+local harness = dofile(here .. '/harness.lua').new('nvim-e2e')
+local log, check = harness.log, harness.check
 
 local function finish()
-  log('nvim-e2e: %d passed, %d failed', passed, failed)
-  vim.cmd(failed == 0 and 'qall!' or 'cquit 1')
+  vim.cmd(harness.summary() and 'qall!' or 'cquit 1')
 end
 
 -- A watchdog: whatever hangs, the test still ends.
 vim.defer_fn(function()
-  log('FAIL  the whole test took longer than %d ms', 6 * TIMEOUT)
-  failed = failed + 1
+  check(false, string.format('the whole test ends within %d ms', 6 * TIMEOUT))
   finish()
 end, 6 * TIMEOUT)
 

@@ -22,23 +22,8 @@ if out_dir then
   vim.fn.mkdir(out_dir, 'p')
 end
 
-local passed, failed = 0, 0
-
-local function log(fmt, ...)
-  io.stdout:write(string.format(fmt, ...) .. '\n')
-  io.stdout:flush()
-end
-
-local function check(ok, what, detail)
-  if ok then
-    passed = passed + 1
-    log('ok    %s', what)
-  else
-    failed = failed + 1
-    log('FAIL  %s%s', what, detail and ('\n        ' .. tostring(detail):gsub('\n', '\n        ')) or '')
-  end
-  return ok
-end
+local harness = dofile(here .. '/harness.lua').new('nvim-screen')
+local log, check = harness.log, harness.check
 
 ---------------------------------------------------------------------------
 -- The terminal: a private tmux server, one session running Neovim.
@@ -812,5 +797,4 @@ if not ok then
 end
 pcall(tmux, 'kill-server')
 vim.fn.delete(tmp, 'rf')
-log('nvim-screen: %d passed, %d failed', passed, failed)
-os.exit(failed == 0 and 0 or 1)
+os.exit(harness.summary() and 0 or 1)

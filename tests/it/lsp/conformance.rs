@@ -262,14 +262,21 @@ async fn a_client_that_never_answers_stalls_nothing() {
     );
 }
 
-#[tokio::test]
-async fn a_panicking_request_is_an_error_answer_and_the_server_goes_on() {
+/// A client of a server whose handler of `method` panics (test knob), with the
+/// sample open.
+async fn sample_panicking_in(method: &'static str) -> Client {
     let mut client = Client::start(Options {
-        panic_in_method: Some("textDocument/hover"),
+        panic_in_method: Some(method),
         ..Options::default()
     });
     client.initialize(false).await;
     client.open(SAMPLE, 1).await;
+    client
+}
+
+#[tokio::test]
+async fn a_panicking_request_is_an_error_answer_and_the_server_goes_on() {
+    let mut client = sample_panicking_in("textDocument/hover").await;
     let answer = client.request_raw("textDocument/hover", at(4, 1)).await;
     assert_eq!(answer["error"]["code"], -32603, "{answer}");
     let log = client
@@ -290,12 +297,7 @@ async fn a_panicking_request_is_an_error_answer_and_the_server_goes_on() {
 
 #[tokio::test]
 async fn an_edit_that_panics_halfway_leaves_the_document_as_it_was() {
-    let mut client = Client::start(Options {
-        panic_in_method: Some("textDocument/didChange"),
-        ..Options::default()
-    });
-    client.initialize(false).await;
-    client.open(SAMPLE, 1).await;
+    let mut client = sample_panicking_in("textDocument/didChange").await;
     let change = json!({
         "textDocument": { "uri": URI, "version": 2 },
         "contentChanges": [{ "range": range((1, 0), (1, 1)), "text": "#" }]
