@@ -274,19 +274,22 @@ async fn sample_panicking_in(method: &'static str) -> Client {
     client
 }
 
+/// The text of the next `window/logMessage`.
+async fn next_log_message(client: &mut Client) -> String {
+    let log = client
+        .wait_for(|m| m["method"] == "window/logMessage")
+        .await;
+    log["params"]["message"].as_str().unwrap_or("").to_string()
+}
+
 #[tokio::test]
 async fn a_panicking_request_is_an_error_answer_and_the_server_goes_on() {
     let mut client = sample_panicking_in("textDocument/hover").await;
     let answer = client.request_raw("textDocument/hover", at(4, 1)).await;
     assert_eq!(answer["error"]["code"], -32603, "{answer}");
-    let log = client
-        .wait_for(|m| m["method"] == "window/logMessage")
-        .await;
+    let log = next_log_message(&mut client).await;
     assert!(
-        log["params"]["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("internal error in textDocument/hover"),
+        log.contains("internal error in textDocument/hover"),
         "{log}"
     );
     assert_eq!(
@@ -305,14 +308,6 @@ async fn an_edit_that_panics_halfway_leaves_the_document_as_it_was() {
     client.notify("textDocument/didChange", change).await;
     // `boxls/documentText` checks the rope, the text and the parse agree.
     assert_eq!(client.server_text().await, SAMPLE);
-    let log = client
-        .wait_for(|m| m["method"] == "window/logMessage")
-        .await;
-    assert!(
-        log["params"]["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("dropped"),
-        "{log}"
-    );
+    let log = next_log_message(&mut client).await;
+    assert!(log.contains("dropped"), "{log}");
 }
