@@ -78,39 +78,46 @@ so that a new one never races the previous one's shutdown.")
 (defun screen-text (&optional lines)
   (string-join (or lines (screen-lines)) "\n"))
 
-(defun screen-cells (ansi-line)
-  "The cells of ANSI-LINE as (CHAR . STYLE), STYLE a plist :fg :bg :bold :underline
-from the SGR escapes tmux reports (colours as their parameters, nil for default)."
-  (let ((i 0) (n (length ansi-line)) fg bg bold underline out)
+(defun screen-grid ()
+  "The terminal's cells: a list of lines, each a list of (CHAR . STYLE), STYLE a
+plist :fg :bg :bold :underline from the SGR escapes tmux reports (colours as their
+parameters, nil for default).  tmux sends only changes, and an attribute set on one
+line holds on the next ones until changed: the whole screen is read in order."
+  (let* ((text (string-join (screen-ansi-lines) "\n"))
+         (i 0) (n (length text)) fg bg bold underline line lines)
     (while (< i n)
-      (if (eq (string-match "\e\\[\\([0-9;:]*\\)m" ansi-line i) i)
-          (let* ((end (match-end 0)) ; before split-string changes the match data
-                 (ps (mapcar #'string-to-number
-                             (split-string (match-string 1 ansi-line) "[;:]"))))
-            (when (null ps) (setq ps '(0)))
-            (while ps
-              (let ((p (pop ps)))
-                (cond ((= p 0) (setq fg nil bg nil bold nil underline nil))
-                      ((= p 1) (setq bold t))
-                      ((= p 22) (setq bold nil))
-                      ((= p 4) (setq underline t))
-                      ((= p 24) (setq underline nil))
-                      ((memq p '(38 48 58))
-                       (let* ((k (if (eql (car ps) 5) 2 4))
-                              (colour (mapconcat #'number-to-string (seq-take ps k) ";")))
-                         (setq ps (nthcdr k ps))
-                         (cond ((= p 38) (setq fg colour))
-                               ((= p 48) (setq bg colour)))))
-                      ((or (<= 30 p 37) (<= 90 p 97)) (setq fg (number-to-string p)))
-                      ((= p 39) (setq fg nil))
-                      ((or (<= 40 p 47) (<= 100 p 107)) (setq bg (number-to-string p)))
-                      ((= p 49) (setq bg nil)))))
-            (setq i end))
-        (push (cons (aref ansi-line i)
-                    (list :fg fg :bg bg :bold bold :underline underline))
-              out)
-        (setq i (1+ i))))
-    (nreverse out)))
+      (cond
+       ((eq (string-match "\e\\[\\([0-9;:]*\\)m" text i) i)
+        (let* ((end (match-end 0)) ; before split-string changes the match data
+               (ps (mapcar #'string-to-number
+                           (split-string (match-string 1 text) "[;:]"))))
+          (when (null ps) (setq ps '(0)))
+          (while ps
+            (let ((p (pop ps)))
+              (cond ((= p 0) (setq fg nil bg nil bold nil underline nil))
+                    ((= p 1) (setq bold t))
+                    ((= p 22) (setq bold nil))
+                    ((= p 4) (setq underline t))
+                    ((= p 24) (setq underline nil))
+                    ((memq p '(38 48 58))
+                     (let* ((k (if (eql (car ps) 5) 2 4))
+                            (colour (mapconcat #'number-to-string (seq-take ps k) ";")))
+                       (setq ps (nthcdr k ps))
+                       (cond ((= p 38) (setq fg colour))
+                             ((= p 48) (setq bg colour)))))
+                    ((or (<= 30 p 37) (<= 90 p 97)) (setq fg (number-to-string p)))
+                    ((= p 39) (setq fg nil))
+                    ((or (<= 40 p 47) (<= 100 p 107)) (setq bg (number-to-string p)))
+                    ((= p 49) (setq bg nil)))))
+          (setq i end)))
+       ((eq (aref text i) ?\n)
+        (push (nreverse line) lines)
+        (setq line nil i (1+ i)))
+       (t
+        (push (cons (aref text i) (list :fg fg :bg bg :bold bold :underline underline)) line)
+        (setq i (1+ i)))))
+    (push (nreverse line) lines)
+    (nreverse lines)))
 
 (defvar screen-shots 0)
 (defun screen-snapshot (name)
@@ -277,10 +284,10 @@ the menu bar."
          styles)
     (let ((ok (screen-wait
                (lambda (_)
-                 (let ((ansi (screen-ansi-lines)))
+                 (let ((grid (screen-grid)))
                    (setq styles
                          (mapcar (lambda (p)
-                                   (let ((cell (nth (nth 2 p) (screen-cells (or (nth (nth 1 p) ansi) "")))))
+                                   (let ((cell (nth (nth 2 p) (nth (nth 1 p) grid))))
                                      (list (car p) (car cell) (cdr cell))))
                                  probes))
                    (and (cl-every (lambda (p) (eq (nth 1 (assq (car p) styles)) (nth 3 p))) probes)
