@@ -468,13 +468,20 @@ writes `; solution: MOVES' after LAST-ROW."
                           "no boxls on PATH: M-x eglot says it cannot find `boxls'")
       (screen-snapshot "no-boxls"))))
 
-(let ((ok (condition-case err
-              (progn (screen-main) t)
-            (error (screen-check nil "the test ran to its end" (error-message-string err))))))
-  (ignore ok)
+(defun screen-cleanup ()
+  "End the terminal (and the Emacs in it) and remove the test's files."
   (when screen-socket (ignore-errors (screen-tmux "kill-server")))
-  (delete-directory screen-tmp t)
-  (screen-log "emacs-screen: %d passed, %d failed" screen-passed screen-failed)
-  (kill-emacs (if (= screen-failed 0) 0 1)))
+  (setq screen-socket nil)
+  (ignore-errors (delete-directory screen-tmp t)))
+
+;; Also when this driver is ended from outside (`timeout' sends SIGTERM).
+(add-hook 'kill-emacs-hook #'screen-cleanup)
+
+(condition-case err
+    (screen-main)
+  (error (screen-check nil "the test ran to its end" (error-message-string err))))
+(screen-cleanup)
+(screen-log "emacs-screen: %d passed, %d failed" screen-passed screen-failed)
+(kill-emacs (if (= screen-failed 0) 0 1))
 
 ;;; screen.el ends here
