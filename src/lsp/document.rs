@@ -38,6 +38,9 @@ pub struct Document {
     /// Why the server's copy no longer follows the client's (a change it could not
     /// apply), until the client sends the whole text again or re-opens the document.
     pub out_of_sync: Option<Arc<str>>,
+    /// How many times diagnostics were published for this document since it was
+    /// opened (`boxls/settled` reports it).
+    pub publications: u64,
 }
 
 /// What a maze's section of the document was last sent as: its diagnostics (see
@@ -63,6 +66,7 @@ impl Document {
             statuses: Arc::new(statuses),
             kept: Arc::new(kept),
             out_of_sync: None,
+            publications: 0,
         }
     }
 

@@ -76,8 +76,6 @@ pub struct State {
     waiters: Mutex<HashMap<Uri, AbortHandle>>,
     /// The latest version of each document whose solves are done and published.
     settled: Mutex<HashMap<Uri, watch::Sender<i32>>>,
-    /// How many times diagnostics were published for each document (ever).
-    publications: Mutex<HashMap<Uri, u64>>,
     /// Whether the configuration pulled after `initialized` has been applied.
     configured: watch::Sender<bool>,
     /// Serialises publishing so that an older version can never overtake a newer one.
@@ -93,7 +91,6 @@ impl State {
             waiters: Mutex::default(),
             settled: Mutex::default(),
             configured: watch::channel(false).0,
-            publications: Mutex::default(),
             publishing: tokio::sync::Mutex::new(()),
         }
     }
@@ -260,10 +257,14 @@ impl State {
 
     /// Records that `version`'s solves are done and its diagnostics published.
     pub fn mark_settled(&self, uri: &Uri, version: i32) {
-        self.lock_settled()
-            .entry(uri.clone())
-            .or_insert_with(|| watch::channel(version).0)
-            .send_replace(version);
+        let mut settled = self.lock_settled();
+        // A document closed meanwhile gets no entry back.
+        if self.documents.get(uri).is_some() {
+            settled
+                .entry(uri.clone())
+                .or_insert_with(|| watch::channel(version).0)
+                .send_replace(version);
+        }
     }
 
     /// Records that the configuration pulled at start-up (if any) is in force.
@@ -277,18 +278,30 @@ impl State {
     pub async fn settled(&self, uri: &Uri) -> Option<i32> {
         let mut configured = self.configured.subscribe();
         configured.wait_for(|&done| done).await.ok()?;
+        // Only an open document gets a channel to wait on (a client asking about
+        // 10,000 URIs it never opened must not leave 10,000 behind), and a wait that
+        // ends because the document closed removes what it may have re-created.
+        self.documents.get(uri)?;
         let mut settled = self
             .lock_settled()
             .entry(uri.clone())
             .or_insert_with(|| watch::channel(i32::MIN).0)
             .subscribe();
-        loop {
-            let version = self.documents.get(uri)?.version;
+        let settled = loop {
+            let Some(version) = self.documents.update(uri, |document| document.version) else {
+                break None;
+            };
             if *settled.borrow_and_update() == version {
-                return Some(version);
+                break Some(version);
             }
-            settled.changed().await.ok()?;
+            if settled.changed().await.is_err() {
+                break None;
+            }
+        };
+        if settled.is_none() && self.documents.get(uri).is_none() {
+            self.lock_settled().remove(uri);
         }
+        settled
     }
 
     /// Stops waiting for a closed document's solves.
@@ -324,20 +337,15 @@ impl State {
     }
 
     fn count_publication(&self, uri: &Uri) {
-        let mut publications = self
-            .publications
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        *publications.entry(uri.clone()).or_default() += 1;
+        self.documents
+            .update(uri, |document| document.publications += 1);
     }
 
-    /// How many times diagnostics were published for `uri`, closing included.
+    /// How many times diagnostics were published for `uri` since it was opened.
     pub fn publications(&self, uri: &Uri) -> u64 {
-        let publications = self
-            .publications
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        publications.get(uri).copied().unwrap_or(0)
+        self.documents
+            .update(uri, |document| document.publications)
+            .unwrap_or(0)
     }
 
     pub async fn publish_closed(&self, client: &Client, uri: &Uri) {
@@ -345,7 +353,6 @@ impl State {
             return;
         }
         let _turn = self.publishing.lock().await;
-        self.count_publication(uri);
         client
             .publish_diagnostics(uri.clone(), Vec::new(), None)
             .await;

@@ -62,10 +62,11 @@ async fn apply_edit_refuses_what_the_server_would_never_send() {
     }
     assert!(
         !client
-            .history
+            .server_requests
             .iter()
             .any(|m| m["method"] == "workspace/applyEdit"),
-        "nothing was relayed"
+        "nothing was relayed: {:?}",
+        client.server_requests
     );
     // A text edit to the open document, as the server's own quick fix carries it, is
     // applied (the test client answers applyEdit).
@@ -81,6 +82,12 @@ async fn apply_edit_refuses_what_the_server_would_never_send() {
             .await;
         assert!(answer.get("error").is_none(), "{accepted}: {answer}");
     }
+    let relayed = client
+        .server_requests
+        .iter()
+        .filter(|m| m["method"] == "workspace/applyEdit")
+        .count();
+    assert_eq!(relayed, 2);
 }
 
 /// A change the server cannot decode (a column of 2^32) is logged, and the document is

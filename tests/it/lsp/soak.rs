@@ -1,0 +1,313 @@
+//! A model-based soak: random multi-line edits that create, break and merge headers
+//! (CRLF, CR, astral characters, line separators), interleaved with requests, cancelled
+//! requests, and closing and re-opening the document; at checkpoints every feature's
+//! answer must equal a fresh server's on the same text.
+//!
+//! `cargo test` runs a short seeded soak. `BOXLS_SOAK_EDITS=40000` (and optionally
+//! `BOXLS_SOAK_SEED=n`, `BOXLS_SOAK_EVERY=n` edits between checkpoints) runs a long one.
+
+use serde_json::{json, Value};
+
+use super::client::{apply_edits, Client, URI};
+use super::doc;
+use super::edits::positions;
+
+/// splitmix64, seeded: the same soak every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Pieces an edit inserts: whole mazes, headers that are right, wrong or too large,
+/// rows, comments and solution lines, line breaks of every kind, astral characters.
+const PIECES: [&str; 22] = [
+    "1 3\nSBT\n",
+    "2 4\r\nS.BT\r\n....\r\n",
+    "1 4\rSB.T\r",
+    "1 3\n",
+    "0 5\n",
+    "9999 9999\n",
+    "2 3\n",
+    "SBT\n",
+    "S#BT\n",
+    "#.SBT",
+    "; solution: EE\n",
+    "; solution: eW\n",
+    "; 🧱 é\n",
+    "\u{2028}\n",
+    "\n",
+    "\r\n",
+    "\r",
+    " ",
+    "x",
+    "0 0\n",
+    "",
+    "T",
+];
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+/// A random edit of `text`: a range (usually within a few lines) and what replaces it.
+fn random_edit(rng: &mut Rng, text: &str) -> Value {
+    let spots = positions(text);
+    let start = spots[rng.below(spots.len())];
+    let reach = [0, 0, 1, 2, 5, 12, 40][rng.below(7)];
+    let from = spots.partition_point(|&p| p < start);
+    let end = spots[(from + reach).min(spots.len() - 1)];
+    let mut insert = String::new();
+    for _ in 0..[0, 1, 1, 1, 2, 3][rng.below(6)] {
+        insert.push_str(rng.pick(&PIECES));
+    }
+    json!({ "range": super::range(start, end), "text": insert })
+}
+
+/// What every feature answers for the document, settled, as one value.
+async fn answers(client: &mut Client, text: &str) -> Value {
+    let settled = client.settle(URI).await;
+    let version = settled["version"].clone();
+    let diagnostics = client
+        .history
+        .iter()
+        .rev()
+        .find(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == URI
+                && m["params"]["version"] == version
+        })
+        .map(|m| m["params"]["diagnostics"].clone());
+    let lines = positions(text).last().map_or(0, |p| p.0) + 1;
+    let everything =
+        json!({ "start": { "line": 0, "character": 0 }, "end": { "line": lines, "character": 0 } });
+    let mut all = json!({ "diagnostics": diagnostics });
+    let requests = [
+        (
+            "inlayHint",
+            "textDocument/inlayHint",
+            json!({ "textDocument": doc(), "range": everything }),
+        ),
+        (
+            "symbols",
+            "textDocument/documentSymbol",
+            json!({ "textDocument": doc() }),
+        ),
+        (
+            "folding",
+            "textDocument/foldingRange",
+            json!({ "textDocument": doc() }),
+        ),
+        (
+            "tokens",
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": doc() }),
+        ),
+        (
+            "range",
+            "textDocument/semanticTokens/range",
+            json!({ "textDocument": doc(), "range": everything }),
+        ),
+        (
+            "lens",
+            "textDocument/codeLens",
+            json!({ "textDocument": doc() }),
+        ),
+        (
+            "formatting",
+            "textDocument/formatting",
+            json!({ "textDocument": doc(), "options": { "tabSize": 4, "insertSpaces": true } }),
+        ),
+        ("mazes", "boxls/mazes", json!({ "textDocument": doc() })),
+        (
+            "text",
+            "boxls/documentText",
+            json!({ "textDocument": doc() }),
+        ),
+    ];
+    for (name, method, params) in requests {
+        let mut answer = client.request(method, params).await;
+        if name == "tokens" {
+            answer["resultId"] = Value::Null; // ids count the server's answers
+        }
+        if name == "mazes" {
+            answer["version"] = Value::Null;
+            for maze in answer["mazes"].as_array_mut().into_iter().flatten() {
+                maze["version"] = Value::Null;
+            }
+        }
+        all[name] = answer;
+    }
+    // Hover and code actions on a sample of lines: the header, a row, after each.
+    let step = (lines / 12).max(1);
+    let mut hovers = Vec::new();
+    let mut actions = Vec::new();
+    for line in (0..lines).step_by(step as usize) {
+        let position = json!({ "line": line, "character": 1 });
+        hovers.push(
+            client
+                .request(
+                    "textDocument/hover",
+                    json!({ "textDocument": doc(), "position": position }),
+                )
+                .await,
+        );
+        let here = json!({ "start": position, "end": position });
+        actions.push(
+            client
+                .request(
+                    "textDocument/codeAction",
+                    json!({ "textDocument": doc(), "range": here, "context": { "diagnostics": [] } }),
+                )
+                .await,
+        );
+    }
+    all["hover"] = json!(hovers);
+    all["actions"] = json!(actions);
+    all
+}
+
+async fn fresh(text: &str) -> Value {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(text, 1).await;
+    answers(&mut client, text).await
+}
+
+/// Requests while edits stream in, some cancelled at once; their answers are not
+/// compared (they describe whatever version they saw), only that each gets one.
+async fn noise(client: &mut Client, rng: &mut Rng, text: &str) {
+    let spots = positions(text);
+    let (line, character) = spots[rng.below(spots.len())];
+    let position = json!({ "line": line, "character": character });
+    let (method, params) = match rng.below(5) {
+        0 => (
+            "textDocument/hover",
+            json!({ "textDocument": doc(), "position": position }),
+        ),
+        1 => (
+            "boxls/maze",
+            json!({ "textDocument": doc(), "position": position }),
+        ),
+        2 => (
+            "boxls/replay",
+            json!({ "textDocument": doc(), "position": position }),
+        ),
+        3 => (
+            "textDocument/semanticTokens/full",
+            json!({ "textDocument": doc() }),
+        ),
+        _ => (
+            "textDocument/codeAction",
+            json!({ "textDocument": doc(), "range": { "start": position, "end": position }, "context": { "diagnostics": [] } }),
+        ),
+    };
+    if rng.below(3) == 0 {
+        let id = 900_000_000 + rng.below(1_000_000);
+        client
+            .send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+            .await;
+        client.notify("$/cancelRequest", json!({ "id": id })).await;
+    } else {
+        let answer = client.request_raw(method, params).await;
+        let cancelled_or_answered = answer.get("result").is_some() || answer.get("error").is_some();
+        assert!(cancelled_or_answered, "{answer}");
+    }
+}
+
+async fn soak(seed: u64, edits: u64, every: u64) -> (u64, u64) {
+    let mut rng = Rng(seed);
+    let mut text: String = (0..8).map(|_| rng.pick(&PIECES[..3])).collect::<String>() + "0 0\n";
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(&text, 0).await;
+    let mut version = 0;
+    let mut checkpoints = 0;
+    for n in 1..=edits {
+        match rng.below(200) {
+            0 => {
+                // Close and re-open: everything starts again from the text.
+                client
+                    .notify("textDocument/didClose", json!({ "textDocument": doc() }))
+                    .await;
+                version += 1;
+                client.open(&text, version).await;
+            }
+            1..=20 => noise(&mut client, &mut rng, &text).await,
+            _ => {}
+        }
+        let changes: Vec<Value> = (0..1 + rng.below(3))
+            .map(|_| {
+                let change = random_edit(&mut rng, &text);
+                text = apply_edits(&text, std::slice::from_ref(&change), false);
+                change
+            })
+            .collect();
+        version += 1;
+        client
+            .notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": URI, "version": version }, "contentChanges": changes }),
+            )
+            .await;
+        // Keep the document from growing without bound.
+        if text.len() > 4000 {
+            let cut = text.len() / 2;
+            let spots = positions(&text);
+            let from = spots[spots.len() / 2];
+            let change = json!({ "range": super::range(from, *spots.last().unwrap_or(&from)), "text": "0 0\n" });
+            text = apply_edits(&text, std::slice::from_ref(&change), false);
+            version += 1;
+            client
+                .notify(
+                    "textDocument/didChange",
+                    json!({ "textDocument": { "uri": URI, "version": version }, "contentChanges": [change] }),
+                )
+                .await;
+            assert!(text.len() <= cut + 4000);
+        }
+        if n % every == 0 || n == edits {
+            let kept = answers(&mut client, &text).await;
+            let expected = fresh(&text).await;
+            assert_eq!(kept["text"], json!(text), "seed {seed}, edit {n}");
+            for (key, value) in expected.as_object().into_iter().flatten() {
+                assert_eq!(
+                    &kept[key], value,
+                    "seed {seed}, edit {n}: `{key}` differs from a fresh server's on\n{text:?}"
+                );
+            }
+            checkpoints += 1;
+            client.history.clear();
+            client.notifications.clear();
+        }
+    }
+    (edits, checkpoints)
+}
+
+#[tokio::test]
+async fn every_answer_equals_a_fresh_servers_after_random_edits() {
+    let edits = env_number("BOXLS_SOAK_EDITS").unwrap_or(600);
+    let every = env_number("BOXLS_SOAK_EVERY").unwrap_or(25).max(1);
+    let seeds: Vec<u64> = match env_number("BOXLS_SOAK_SEED") {
+        Some(seed) => vec![seed],
+        None => vec![1, 2],
+    };
+    for seed in seeds {
+        let (edits, checkpoints) = soak(seed, edits, every).await;
+        eprintln!(
+            "soak: seed {seed}, {edits} edits, {checkpoints} checkpoints equal to a fresh server"
+        );
+    }
+}
