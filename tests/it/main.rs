@@ -5,6 +5,7 @@
 mod cli;
 mod design;
 mod differential;
+mod gen;
 mod generate;
 mod incremental;
 mod judge;
