@@ -4,6 +4,7 @@
 mod check;
 mod fmt;
 mod gen;
+mod hardest;
 mod input;
 mod judge;
 mod picture;
@@ -151,6 +152,8 @@ Exit codes: 0 printed, 2 bad arguments.")]
     Render(picture::RenderArgs),
     /// Generate mazes as a .box file (open, rooms, caves, corridors or traps).
     Gen(gen::GenArgs),
+    /// Move S, B and T to the hardest placement (most pushes, then moves).
+    Hardest(hardest::HardestArgs),
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -170,6 +173,7 @@ pub fn main() -> ExitCode {
         Some(Command::Lsp { .. }) => serve_lsp(),
         Some(Command::Render(args)) => picture::render(args),
         Some(Command::Gen(args)) => gen::gen(args),
+        Some(Command::Hardest(args)) => hardest::run(args),
         Some(Command::Completions { shell }) => completions(shell),
         None if cli.stdio => serve_lsp(),
         None => {

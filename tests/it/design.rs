@@ -139,3 +139,96 @@ fn the_difficulty_map_matches_the_reference_per_cell() {
     }
     assert!(checked[1] > 2000, "{checked:?}");
 }
+
+/// `boxls hardest` on `input` with `args`: (stdout, stderr, exit code).
+fn hardest_cli(args: &[&str], input: &str) -> (String, String, Option<i32>) {
+    let mut all = vec!["hardest"];
+    all.extend_from_slice(args);
+    super::gen::run(&all, input.as_bytes())
+}
+
+#[test]
+fn boxls_hardest_moves_s_b_t_writes_solutions_and_keeps_everything_else() {
+    let sample = std::fs::read_to_string("examples/sample.box").unwrap();
+    let (out, err, code) = hardest_cli(&[], &sample);
+    assert_eq!(code, Some(0), "{err}");
+    expect_test::expect![[r#"
+        Maze #1: 5 pushes · 5 moves → 5 pushes · 5 moves
+        Maze #2: unsolvable → 2 pushes · 2 moves
+        Maze #3: 6 pushes · 28 moves → 10 pushes · 39 moves
+        Maze #4: 3 pushes · 19 moves → 6 pushes · 23 moves
+    "#]]
+    .assert_eq(&err);
+    let (before, after) = (boxls::maze::parse(&sample), boxls::maze::parse(&out));
+    assert_eq!(before.mazes.len(), after.mazes.len());
+    for (old, new) in before.mazes.iter().zip(&after.mazes) {
+        let (old, new) = (old.grid.as_ref().unwrap(), new.grid.as_ref().unwrap());
+        assert_eq!(old.walls, new.walls);
+        let placement = hardest(old, false).unwrap().unwrap();
+        assert_eq!(&placement.apply(old), new);
+    }
+    // Every solution line written is optimal, and nothing else is reported.
+    assert!(boxls::analysis::check_text(&out)
+        .diagnostics
+        .iter()
+        .all(|d| d.code == boxls::maze::Code::MissingTerminator));
+    assert_eq!(
+        after.mazes.iter().filter(|m| m.solution.is_some()).count(),
+        4
+    );
+}
+
+#[test]
+fn boxls_hardest_one_maze_keeping_the_target_and_to_a_file() {
+    let input =
+        "; first\n1 4\nSB.T\n\n; second\n3 7\n#######\n#.SB.T#\n#######\n; solution: EE\n0 0\n";
+    let dir = std::env::temp_dir().join(format!("boxls-hardest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("out.box");
+    let (out, err, code) = hardest_cli(
+        &[
+            "--maze",
+            "2",
+            "--keep-target",
+            "-o",
+            path.to_str().unwrap(),
+            "-",
+        ],
+        input,
+    );
+    assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
+    assert_eq!(err, "Maze #2: 2 pushes · 2 moves → 3 pushes · 3 moves\n");
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        written,
+        "; first\n1 4\nSB.T\n\n; second\n3 7\n#######\n#SB..T#\n#######\n; solution: EEE\n0 0\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn boxls_hardest_leaves_broken_and_hopeless_mazes_and_says_so() {
+    let input = "1 4\nS#BT\n2 3\nSBT\n1 5\nS.B.T\n0 0\n";
+    let (out, err, code) = hardest_cli(&[], input);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("Maze #1: unsolvable → no solvable placement; left as it is"),
+        "{err}"
+    );
+    assert!(
+        err.contains("too-few-rows") || err.contains("rows"),
+        "{err}"
+    );
+    assert!(err.contains("Maze #2: has errors; left as it is"), "{err}");
+    assert!(
+        err.contains("Maze #3: 2 pushes · 3 moves → 3 pushes · 3 moves"),
+        "{err}"
+    );
+    assert_eq!(
+        out,
+        "1 4\nS#BT\n2 3\nSBT\n1 5\nT..BS\n; solution: WWW\n0 0\n"
+    );
+    let (_, err, code) = hardest_cli(&["--maze", "9"], input);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("there is no maze #9"), "{err}");
+}
