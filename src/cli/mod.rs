@@ -60,6 +60,11 @@ solution is illegal), 2 bad arguments or unreadable input.")]
     Solve {
         /// The .box file to solve; standard input when absent or `-`.
         file: Option<PathBuf>,
+        /// After each move string, a line `; 6 pushes · 28 moves · 2 box lines · 1 box
+        /// turn · 2 walk segments` (box lines: runs of pushes in one direction; box
+        /// turns: changes of push direction; walk segments: runs of walks).
+        #[arg(long)]
+        metrics: bool,
     },
     /// Print every diagnostic in compiler style; exit 1 if any is an error.
     #[command(after_help = "\
@@ -162,7 +167,7 @@ const USAGE_ERROR: u8 = 2;
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Solve { file }) => check::solve(file.as_deref()),
+        Some(Command::Solve { file, metrics }) => check::solve(file.as_deref(), metrics),
         Some(Command::Check { files }) => check::check(&files),
         Some(Command::Fmt { files, check }) => fmt::fmt(&files, check),
         Some(Command::Judge {

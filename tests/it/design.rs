@@ -232,3 +232,32 @@ fn boxls_hardest_leaves_broken_and_hopeless_mazes_and_says_so() {
     assert_eq!(code, Some(2));
     assert!(err.contains("there is no maze #9"), "{err}");
 }
+
+#[test]
+fn boxls_solve_metrics_adds_a_line_per_solved_maze() {
+    let sample = std::fs::read_to_string("examples/sample.box").unwrap();
+    let (out, err, code) = super::gen::run(&["solve", "--metrics"], sample.as_bytes());
+    assert_eq!(code, Some(0), "{err}");
+    expect_test::expect![[r#"
+        Maze #1
+        EEEEE
+        ; 5 pushes · 5 moves · 1 box line · 0 box turns · 0 walk segments
+
+        Maze #2
+        Impossible.
+
+        Maze #3
+        eennwwWWWWeeeeeesswwwwwwwnNN
+        ; 6 pushes · 28 moves · 2 box lines · 1 box turn · 2 walk segments
+
+        Maze #4
+        swwwnnnnnneeesssSSS
+        ; 3 pushes · 19 moves · 1 box line · 0 box turns · 1 walk segment
+
+    "#]]
+    .assert_eq(&out);
+    // Without the flag the output stays the POJ output.
+    let (plain, _, _) = super::gen::run(&["solve"], sample.as_bytes());
+    let expected = std::fs::read_to_string("examples/sample.out").unwrap();
+    assert_eq!(plain, expected);
+}
