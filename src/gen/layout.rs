@@ -45,13 +45,19 @@ fn open(rng: &mut Rng, rows: usize, cols: usize, percent: u32) -> Vec<bool> {
     walls
 }
 
-/// Recursive division into rooms joined by one-cell doors, then pillars.
+/// Recursive division into rooms joined by one-cell doors, then free-standing pillars.
 fn rooms(rng: &mut Rng, rows: usize, cols: usize, percent: u32) -> Vec<bool> {
     let mut walls = border(rows, cols);
     divide(rng, &mut walls, cols, (1, 1, rows - 2, cols - 2));
-    for wall in walls.iter_mut() {
-        if !*wall && rng.percent(percent) {
-            *wall = true;
+    // Pillars only where all eight neighbours are free: they never cut a room or a door.
+    for r in 1..rows - 1 {
+        for c in 1..cols - 1 {
+            let around_free = (r - 1..=r + 1)
+                .flat_map(|rr| (c - 1..=c + 1).map(move |cc| rr * cols + cc))
+                .all(|cell| !walls[cell]);
+            if around_free && rng.percent(percent) {
+                walls[r * cols + c] = true;
+            }
         }
     }
     walls
