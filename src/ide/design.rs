@@ -109,7 +109,9 @@ mod tests {
         let before = solve_path(grid).map(|s| s.pushes);
         let title = hardest_title(maze.index, keep_target, before, &placement);
         let fix = hardest_fix(fixture, maze, grid, &placement, &path, title);
-        expected.assert_eq(&format!("{}\n{}", fix.title, fix.apply(fixture)));
+        // `\r` shown, so the line breaks kept are visible in the snapshot.
+        let text = fix.apply(fixture).replace('\r', "\\r");
+        expected.assert_eq(&format!("{}\n{text}", fix.title));
     }
 
     #[test]
@@ -139,15 +141,15 @@ mod tests {
             true,
             expect![[r#"
                 Make Maze #1 hardest keeping the target (2 → 3 pushes)
-                3 7
-                #######
-                #SB..T#
-                #######
-                ; solution: EEE
-
-                1 3
-                SBT
-                0 0
+                3 7\r
+                #######\r
+                #SB..T#\r
+                #######\r
+                ; solution: EEE\r
+                \r
+                1 3\r
+                SBT\r
+                0 0\r
             "#]],
         );
     }
