@@ -17,8 +17,8 @@ use crate::gen::{self, Family, GenOptions, Generated};
 Families: open (pillars on open floor), rooms (rooms joined by doors), caves (smooth
 irregular caves), corridors (one-cell corridors with loops), traps (small mazes that
 each defeat one classic wrong algorithm — visited on discovery, one visit per box
-cell, fewest moves first, first path of a nested BFS — or are impossible only from the
-player's side; for problem setters).
+cell, fewest moves first, first path of a nested BFS, bridges for articulation points
+— or are impossible only from the player's side; for problem setters).
 
 The same arguments give the same file, byte for byte, for a given boxls version; a
 time-bounded --anneal does not (use --anneal-steps for that).

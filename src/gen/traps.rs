@@ -28,15 +28,20 @@ pub enum Trap {
     FirstPathOfNestedBfs,
     /// Impossible, though the box could reach the target with the player on another side.
     ImpossibleFromOneSide,
+    /// Deciding "can the player get round the box" with bridges (2-edge-connected
+    /// components) instead of articulation points: wrong where the box sits on a cell
+    /// whose removal splits the floor although none of its edges is a bridge.
+    BridgesForArticulation,
 }
 
 impl Trap {
-    pub const ALL: [Trap; 5] = [
+    pub const ALL: [Trap; 6] = [
         Trap::VisitedOnDiscovery,
         Trap::OneVisitPerBoxCell,
         Trap::MovesFirst,
         Trap::FirstPathOfNestedBfs,
         Trap::ImpossibleFromOneSide,
+        Trap::BridgesForArticulation,
     ];
 }
 
@@ -48,6 +53,7 @@ impl fmt::Display for Trap {
             Trap::MovesFirst => "fewest moves first",
             Trap::FirstPathOfNestedBfs => "first path of a nested BFS",
             Trap::ImpossibleFromOneSide => "impossible only from one side",
+            Trap::BridgesForArticulation => "bridges for articulation points",
         })
     }
 }
@@ -114,6 +120,7 @@ pub fn defeats(trap: Trap, grid: &Grid) -> bool {
         Trap::OneVisitPerBoxCell => {
             best.is_some() && orders().all(|order| nested_bfs(grid, &order, false) != best)
         }
+        Trap::BridgesForArticulation => bridge_pushes(grid) != best.map(|(pushes, _)| pushes),
         Trap::FirstPathOfNestedBfs => {
             best.is_some() && orders().all(|order| nested_bfs(grid, &order, true) != best)
         }
@@ -270,4 +277,110 @@ fn walk(grid: &Grid, from: usize, to: usize, boxed: usize) -> Option<u64> {
         }
     }
     None
+}
+
+/// The fewest pushes when the player is taken to get from one side of the box to another
+/// whenever both sides and the box's cell are in one 2-edge-connected component (the
+/// mistake); the walk to the box first is a real walk.
+fn bridge_pushes(grid: &Grid) -> Option<u64> {
+    let component = two_edge_components(grid);
+    let n = grid.cell_count();
+    let mut seen = vec![false; n * 4];
+    let mut queue = VecDeque::new();
+    for (side, &dir) in DIRECTIONS.iter().enumerate() {
+        if let Some(stand) = step(grid, grid.boxed, dir) {
+            if walk(grid, grid.player, stand, grid.boxed).is_some() {
+                seen[grid.boxed * 4 + side] = true;
+                queue.push_back((grid.boxed, side, 0u64));
+            }
+        }
+    }
+    while let Some((boxed, side, pushes)) = queue.pop_front() {
+        // Sides the mistake thinks the player can walk to, then the push from each.
+        let here = step(grid, boxed, DIRECTIONS[side]).map(|c| component[c]);
+        for (other, &dir) in DIRECTIONS.iter().enumerate() {
+            let Some(stand) = step(grid, boxed, dir) else {
+                continue;
+            };
+            let round = other == side
+                || (here == Some(component[stand]) && component[boxed] == component[stand]);
+            let Some(beyond) = step(grid, boxed, (-dir.0, -dir.1)) else {
+                continue;
+            };
+            if !round {
+                continue;
+            }
+            if beyond == grid.target {
+                return Some(pushes + 1);
+            }
+            // After the push the player stands where the box was: side `other` of `beyond`.
+            if !seen[beyond * 4 + other] {
+                seen[beyond * 4 + other] = true;
+                queue.push_back((beyond, other, pushes + 1));
+            }
+        }
+    }
+    None
+}
+
+/// The 2-edge-connected component of every free cell: the floor with its bridges
+/// (Tarjan's low links) removed, flooded.
+fn two_edge_components(grid: &Grid) -> Vec<usize> {
+    let n = grid.cell_count();
+    let neighbours = |cell: usize| DIRECTIONS.iter().filter_map(move |&d| step(grid, cell, d));
+    let mut disc = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut bridges = std::collections::HashSet::new();
+    let mut time = 0;
+    for root in (0..n).filter(|&c| !grid.walls[c]) {
+        if disc[root] != usize::MAX {
+            continue;
+        }
+        // (cell, parent, next neighbour index)
+        let mut stack = vec![(root, usize::MAX, 0usize)];
+        disc[root] = time;
+        low[root] = time;
+        time += 1;
+        while let Some(&mut (cell, parent, ref mut next)) = stack.last_mut() {
+            if let Some(w) = neighbours(cell).nth(*next) {
+                *next += 1;
+                if w == parent {
+                    continue;
+                }
+                if disc[w] == usize::MAX {
+                    disc[w] = time;
+                    low[w] = time;
+                    time += 1;
+                    stack.push((w, cell, 0));
+                } else {
+                    low[cell] = low[cell].min(disc[w]);
+                }
+                continue;
+            }
+            stack.pop();
+            if parent != usize::MAX {
+                low[parent] = low[parent].min(low[cell]);
+                if low[cell] > disc[parent] {
+                    bridges.insert((parent.min(cell), parent.max(cell)));
+                }
+            }
+        }
+    }
+    let mut component = vec![usize::MAX; n];
+    for start in (0..n).filter(|&c| !grid.walls[c]) {
+        if component[start] != usize::MAX {
+            continue;
+        }
+        component[start] = start;
+        let mut stack = vec![start];
+        while let Some(cell) = stack.pop() {
+            for w in neighbours(cell) {
+                if component[w] == usize::MAX && !bridges.contains(&(cell.min(w), cell.max(w))) {
+                    component[w] = start;
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    component
 }

@@ -210,7 +210,7 @@ fn connected(grid: &Grid) -> bool {
 
 #[test]
 fn gen_family_traps_defeats_every_deliberately_wrong_solver() {
-    let input = gen(&["--family", "traps", "--count", "10", "--seed", "1"]);
+    let input = gen(&["--family", "traps", "--count", "12", "--seed", "1"]);
     let mazes = grids(&input);
     assert!(
         mazes.iter().any(|g| boxls::solver::solve_path(g).is_none()),
@@ -272,5 +272,71 @@ fn every_family_gives_connected_walled_in_mazes_through_the_api() {
                 assert!(maze.solution.is_some(), "{family} {seed}");
             }
         }
+    }
+}
+
+/// Free cells reachable from `start` with `cut` (a cell) or `edge` removed.
+fn reach(grid: &Grid, start: usize, cut: Option<usize>, edge: Option<(usize, usize)>) -> usize {
+    let mut seen = vec![false; grid.cell_count()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    let mut count = 0;
+    while let Some(cell) = stack.pop() {
+        count += 1;
+        let (r, c) = grid.coords(cell);
+        for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            let (Some(r), Some(c)) = (r.checked_add_signed(dr), c.checked_add_signed(dc)) else {
+                continue;
+            };
+            let n = r * grid.cols + c;
+            let crossed = edge.is_some_and(|(a, b)| (a, b) == (cell, n) || (b, a) == (cell, n));
+            if r < grid.rows
+                && c < grid.cols
+                && !grid.walls[n]
+                && !seen[n]
+                && Some(n) != cut
+                && !crossed
+            {
+                seen[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn bridge_traps_have_a_cut_cell_without_a_bridge() {
+    let input = gen(&["--family", "traps", "--count", "12", "--seed", "1"]);
+    let made: Vec<Grid> = grids(&input)
+        .into_iter()
+        .zip(input.lines().filter(|l| l.starts_with("; Maze #")))
+        .filter(|(_, comment)| comment.contains("trap: bridges for articulation points,"))
+        .map(|(grid, _)| grid)
+        .collect();
+    assert_eq!(made.len(), 2);
+    for grid in made {
+        let free: Vec<usize> = (0..grid.cell_count()).filter(|&c| !grid.walls[c]).collect();
+        let total = free.len();
+        let neighbours = |v: usize| -> Vec<usize> {
+            free.iter()
+                .copied()
+                .filter(|&w| {
+                    let ((a, b), (c, d)) = (grid.coords(v), grid.coords(w));
+                    a.abs_diff(c) + b.abs_diff(d) == 1
+                })
+                .collect()
+        };
+        let found = free.iter().any(|&v| {
+            let Some(&other) = free.iter().find(|&&w| w != v) else {
+                return false;
+            };
+            let cut = reach(&grid, other, Some(v), None) < total - 1;
+            let bridged = neighbours(v)
+                .into_iter()
+                .any(|w| reach(&grid, v, None, Some((v, w))) < total);
+            cut && !bridged
+        });
+        assert!(found, "{}", grid.to_rows().join("\n"));
     }
 }
