@@ -177,8 +177,9 @@ pub fn generate(seed: u64, options: &GenOptions) -> Generated {
 }
 
 /// `generated` with its walls annealed while `keep_going(steps so far)` says so (walls
-/// flipped one at a time, free cells kept connected), at its hardest placement, never worse than it was. A time
-/// bound makes the result depend on the machine; a step bound keeps it reproducible.
+/// flipped one at a time, free cells kept connected), at its hardest placement, never
+/// worse than it was. A time bound makes the result depend on the machine; a step
+/// bound keeps it reproducible.
 pub fn anneal(generated: &Generated, keep_going: &mut dyn FnMut(u64) -> bool) -> Generated {
     let grid = anneal::anneal(&generated.grid, generated.seed, keep_going);
     let annealed = finish(
