@@ -15,7 +15,7 @@ use crate::solver;
 
 /// `boxls solve`: streams the file a maze at a time: each valid maze's answer goes to
 /// stdout, each problem to stderr; exit 1 when anything was an error.
-pub fn solve(path: Option<&Path>) -> Result<ExitCode, Failure> {
+pub fn solve(path: Option<&Path>, metrics: bool) -> Result<ExitCode, Failure> {
     let input = input::read(path, "solve")?;
     let text = input.lossy_text();
     let file = SourceFile::new(&input.name, &text);
@@ -29,6 +29,12 @@ pub fn solve(path: Option<&Path>) -> Result<ExitCode, Failure> {
             let solution = solver::solve_path(grid);
             writeln!(out, "Maze #{}", maze.index)?;
             match &solution {
+                Some(solution) if metrics => writeln!(
+                    out,
+                    "{}\n; {}",
+                    solution.path,
+                    crate::design::metrics(&solution.path)
+                )?,
                 Some(solution) => writeln!(out, "{}", solution.path)?,
                 None => writeln!(out, "Impossible.")?,
             }

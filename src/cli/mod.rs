@@ -3,6 +3,8 @@
 
 mod check;
 mod fmt;
+mod gen;
+mod hardest;
 mod input;
 mod judge;
 mod picture;
@@ -58,6 +60,11 @@ solution is illegal), 2 bad arguments or unreadable input.")]
     Solve {
         /// The .box file to solve; standard input when absent or `-`.
         file: Option<PathBuf>,
+        /// After each move string, a line `; 6 pushes · 28 moves · 2 box lines · 1 box
+        /// turn · 2 walk segments` (box lines: runs of pushes in one direction; box
+        /// turns: changes of push direction; walk segments: runs of walks).
+        #[arg(long)]
+        metrics: bool,
     },
     /// Print every diagnostic in compiler style; exit 1 if any is an error.
     #[command(after_help = "\
@@ -152,6 +159,10 @@ Exit codes: 0 printed, 2 bad arguments.")]
     },
     /// Draw a maze and its optimal solution as an SVG picture.
     Render(picture::RenderArgs),
+    /// Generate mazes as a .box file (open, rooms, caves, corridors or traps).
+    Gen(gen::GenArgs),
+    /// Move S, B and T to the hardest placement (most pushes, then moves).
+    Hardest(hardest::HardestArgs),
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -160,7 +171,7 @@ const USAGE_ERROR: u8 = 2;
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Solve { file }) => check::solve(file.as_deref()),
+        Some(Command::Solve { file, metrics }) => check::solve(file.as_deref(), metrics),
         Some(Command::Check { files }) => check::check(&files),
         Some(Command::Fmt { files, check }) => fmt::fmt(&files, check),
         Some(Command::Judge {
@@ -173,6 +184,8 @@ pub fn main() -> ExitCode {
         }) => print_schema(),
         Some(Command::Lsp { .. }) => serve_lsp(),
         Some(Command::Render(args)) => picture::render(args),
+        Some(Command::Gen(args)) => gen::gen(args),
+        Some(Command::Hardest(args)) => hardest::run(args),
         Some(Command::Completions { shell }) => completions(shell),
         None if cli.stdio => serve_lsp(),
         None => {

@@ -10,6 +10,7 @@
 //! the server knows of each maze's solve right now).
 
 mod actions;
+mod design;
 mod diagnostics;
 mod hover;
 mod lens;
@@ -23,6 +24,7 @@ pub use actions::{
     actions, all_solution_edits, insert_solution, recorded_is_optimal, Action, ActionKind,
     ActionKinds, INSERT_ALL, INSERT_ONE,
 };
+pub use design::{cell_hover, hardest_fix, hardest_title};
 pub use diagnostics::{diagnostics, maze_diagnostics, preamble_diagnostics, status_diagnostics};
 pub use hover::{hover, HoverFormat};
 pub use lens::{lenses, Lens};

@@ -305,7 +305,7 @@ fn help_lists_the_commands() {
     let run = run(&["solve", "--help"]);
     run.assert_code(0);
     assert!(
-        run.stdout.contains("Usage: boxls solve [FILE]"),
+        run.stdout.contains("Usage: boxls solve [OPTIONS] [FILE]"),
         "{}",
         run.stdout
     );

@@ -180,9 +180,9 @@ fn nested_bfs(grid: &Grid, per_side: bool) -> Option<String> {
 // ---------------------------------------------------------------------------------
 // The tests.
 
-type Solver = fn(&Grid) -> Option<String>;
+pub type Solver = fn(&Grid) -> Option<String>;
 
-const BUGGY: [(&str, Solver); 4] = [
+pub const BUGGY: [(&str, Solver); 4] = [
     ("visited on discovery", |g| {
         dijkstra(g, Order::PushesFirst, true, &DIRECTIONS)
     }),
@@ -203,7 +203,7 @@ fn mazes() -> Vec<Grid> {
         .collect()
 }
 
-fn output(grids: &[Grid], solver: Solver) -> String {
+pub fn output(grids: &[Grid], solver: Solver) -> String {
     let mut out = String::new();
     for (k, grid) in (1..).zip(grids) {
         let answer = solver(grid).unwrap_or_else(|| "Impossible.".to_string());
@@ -213,7 +213,7 @@ fn output(grids: &[Grid], solver: Solver) -> String {
 }
 
 /// Whether `answer` is an optimal one for `grid`, by the reference solver.
-fn is_optimal(grid: &Grid, answer: Option<&str>) -> bool {
+pub fn is_optimal(grid: &Grid, answer: Option<&str>) -> bool {
     let best = reference::solve(grid);
     match answer {
         None => best.is_none(),

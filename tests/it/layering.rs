@@ -15,12 +15,14 @@ const FORBIDDEN: [&str; 7] = [
     "std::net",
 ];
 
-const PURE: [&str; 5] = [
+const PURE: [&str; 7] = [
     "src/maze",
     "src/solver",
     "src/ide",
     "src/svg",
     "src/analysis.rs",
+    "src/design",
+    "src/gen",
 ];
 
 fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {

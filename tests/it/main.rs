@@ -3,7 +3,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
 
 mod cli;
+mod design;
 mod differential;
+mod gen;
 mod generate;
 mod incremental;
 mod judge;
