@@ -148,6 +148,10 @@ Exit codes: 0 printed, 2 bad arguments.")]
     },
     /// Draw a maze and its optimal solution as an SVG picture.
     Render(picture::RenderArgs),
+    /// Print the man page (roff) made from this command line's definition; hidden:
+    /// `cargo xtask dist` ships its output as `man/boxls.1`.
+    #[command(hide = true)]
+    Man,
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -167,6 +171,7 @@ pub fn main() -> ExitCode {
         Some(Command::Lsp { .. }) => serve_lsp(),
         Some(Command::Render(args)) => picture::render(args),
         Some(Command::Completions { shell }) => completions(shell),
+        Some(Command::Man) => man(),
         None if cli.stdio => serve_lsp(),
         None => {
             let _ = Cli::command().print_help();
@@ -198,6 +203,13 @@ fn serve_lsp() -> Result<ExitCode, Failure> {
 fn completions(shell: Shell) -> Result<ExitCode, Failure> {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "boxls", &mut out);
+    io::Write::write_all(&mut io::stdout().lock(), &out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn man() -> Result<ExitCode, Failure> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
     io::Write::write_all(&mut io::stdout().lock(), &out)?;
     Ok(ExitCode::SUCCESS)
 }
