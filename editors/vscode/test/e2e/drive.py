@@ -622,6 +622,7 @@ def main():
             wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
             if args.only_hints:
                 step_hints(wb, hints)
+                wb.command("View: Toggle Output")  # the panel (closed until now)
                 step_log(wb, [started_line(args.server, args.setting), "Server running"])
             else:
                 run_steps(wb, root, args.boxls, hints, args.server, args.setting)
