@@ -3,9 +3,11 @@
 pub mod client;
 mod conformance;
 pub mod edits;
+mod extensions;
 mod features;
 mod process;
 mod robust;
+mod trust;
 
 use serde_json::{json, Value};
 
