@@ -163,6 +163,10 @@ Exit codes: 0 printed, 2 bad arguments.")]
     Gen(gen::GenArgs),
     /// Move S, B and T to the hardest placement (most pushes, then moves).
     Hardest(hardest::HardestArgs),
+    /// Print the man page (roff) made from this command line's definition; hidden:
+    /// `cargo xtask dist` ships its output as `man/boxls.1`.
+    #[command(hide = true)]
+    Man,
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -187,6 +191,7 @@ pub fn main() -> ExitCode {
         Some(Command::Gen(args)) => gen::gen(args),
         Some(Command::Hardest(args)) => hardest::run(args),
         Some(Command::Completions { shell }) => completions(shell),
+        Some(Command::Man) => man(),
         None if cli.stdio => serve_lsp(),
         None => {
             let _ = Cli::command().print_help();
@@ -225,6 +230,13 @@ fn print_schema() -> Result<ExitCode, Failure> {
 fn completions(shell: Shell) -> Result<ExitCode, Failure> {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "boxls", &mut out);
+    io::Write::write_all(&mut io::stdout().lock(), &out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn man() -> Result<ExitCode, Failure> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
     io::Write::write_all(&mut io::stdout().lock(), &out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -836,6 +836,36 @@ fn judge_usage_and_input_errors_exit_2() {
 }
 
 #[test]
+fn hidden_man_prints_a_man_page_naming_every_command() {
+    let man = run(&["man"]);
+    man.assert_code(0);
+    assert!(
+        man.stdout.starts_with(".ie \\n(.g .ds Aq"),
+        "{}",
+        man.stdout
+    );
+    assert!(man.stdout.contains(".TH boxls 1"), "{}", man.stdout);
+    for command in [
+        "solve",
+        "check",
+        "fmt",
+        "judge",
+        "lsp",
+        "completions",
+        "render",
+    ] {
+        assert!(
+            man.stdout.contains(&format!("boxls\\-{command}")),
+            "{command}: {}",
+            man.stdout
+        );
+    }
+    // Hidden: not a command users are told about.
+    let top = run(&["--help"]);
+    assert!(!top.stdout.contains("  man "), "{}", top.stdout);
+}
+
+#[test]
 fn completions_for_bash_zsh_and_fish() {
     let bash = run(&["completions", "bash"]);
     bash.assert_code(0);

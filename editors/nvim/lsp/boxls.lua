@@ -1,9 +1,29 @@
 -- Configuration of the boxls language server for `vim.lsp.config` / `vim.lsp.enable`
 -- (Neovim 0.11+). Override any field with `vim.lsp.config('boxls', { ... })` or
 -- `require('boxls').setup({ ... })`.
+
+--- `boxls` on PATH, else the binary shipped beside this plugin: the release archive puts
+--- it at `bin/boxls` next to the plugin's `nvim/` folder (found through a symlinked
+--- native package too), or a user may copy it into the plugin's own `bin/`.
+local function boxls_executable()
+  if vim.fn.executable('boxls') == 1 then
+    return 'boxls'
+  end
+  local this = debug.getinfo(1, 'S').source:gsub('^@', '')
+  local root = vim.fs.dirname(vim.fs.dirname(vim.uv.fs_realpath(this) or this))
+  local name = vim.fn.has('win32') == 1 and 'boxls.exe' or 'boxls'
+  for _, dir in ipairs({ root .. '/../bin', root .. '/bin' }) do
+    local exe = vim.fs.normalize(dir .. '/' .. name)
+    if vim.fn.executable(exe) == 1 then
+      return exe
+    end
+  end
+  return 'boxls'
+end
+
 ---@type vim.lsp.Config
 return {
-  cmd = { 'boxls', 'lsp' },
+  cmd = { boxls_executable(), 'lsp' },
   filetypes = { 'box' },
   -- Mazes are standalone files: without a marker the server runs in single-file mode.
   root_markers = { '.git' },

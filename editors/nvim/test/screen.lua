@@ -378,7 +378,7 @@ local function start_nvim(file, path)
     'XDG_DATA_HOME=' .. tmp .. '/data',
     'XDG_STATE_HOME=' .. tmp .. '/state',
     'XDG_CACHE_HOME=' .. tmp .. '/cache',
-    'PATH=' .. (path or vim.env.PATH),
+    'PATH=' .. (path or vim.env.BOXLS_SCREEN_PATH or vim.env.PATH),
     'LANG=C.UTF-8',
   }
   write(tmp .. '/tmux.conf', {
@@ -590,6 +590,14 @@ local function main()
   log('boxls: %s; nvim: %s; tmux: %s', exe, nvim, vim.trim(vim.fn.system({ 'tmux', '-V' })))
   assert(exe ~= '', 'boxls is not on PATH')
   local init = readme_init_lua()
+  -- BOXLS_SCREEN_PACKAGE (set by screen.sh from the release archive): the plugin is its
+  -- nvim/ folder linked in as a native package, as the README says, not this checkout.
+  local package = vim.env.BOXLS_SCREEN_PACKAGE
+  if package then
+    vim.fn.mkdir(tmp .. '/data/nvim/site/pack/boxls/start', 'p')
+    assert(vim.uv.fs_symlink(package .. '/nvim', tmp .. '/data/nvim/site/pack/boxls/start/boxls'))
+    init = init:gsub('vim%.opt%.runtimepath:append%b()\n', '')
+  end
   log('      init.lua (from the README):\n        %s', init:gsub('\n', '\n        '))
   write(tmp .. '/config/nvim/init.lua', vim.split(init, '\n'))
 
@@ -770,6 +778,11 @@ local function main()
   check_shown('OK ' .. version .. ' (', ':checkhealth boxls: finds ' .. version)
   check_shown('OK the boxls config is enabled', ':checkhealth boxls: the config is enabled')
   snapshot('checkhealth')
+  if package then
+    check_shown(package .. '/bin/boxls)', ':checkhealth boxls: runs the boxls shipped beside the plugin')
+    -- Hidden now: the next check is about a machine with no boxls at all.
+    assert(vim.uv.fs_rename(package .. '/bin/boxls', package .. '/bin/boxls.hidden'))
+  end
 
   ---------------------------------------------------------------------------
   -- No boxls on PATH: said at start-up, and by :checkhealth boxls.

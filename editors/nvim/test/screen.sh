@@ -4,6 +4,9 @@
 #
 #   editors/nvim/test/screen.sh [NVIM]      # NVIM: the Neovim to test (default: nvim)
 #
+# BOXLS_SCREEN_ARCHIVE=boxls-….tar.gz installs the plugin from that release archive (a
+# native package in a fresh XDG_DATA_HOME) and runs Neovim with no boxls on PATH: the
+# plugin must find the binary shipped beside it.
 # BOXLS_SCREEN_OUT=DIR keeps every captured screen in DIR (.txt, .ans with the colour
 # escapes, .html drawn, and .png where Chromium is installed).
 set -euo pipefail
@@ -16,6 +19,14 @@ if ! command -v tmux >/dev/null; then
 fi
 
 cd "$root"
+if [ -n "${BOXLS_SCREEN_ARCHIVE:-}" ]; then
+  unpacked=$(mktemp -d)
+  trap 'rm -rf "$unpacked"' EXIT
+  tar -xzf "$BOXLS_SCREEN_ARCHIVE" -C "$unpacked"
+  BOXLS_SCREEN_PACKAGE=$(echo "$unpacked"/boxls-*)
+  BOXLS_SCREEN_PATH=$(tr ':' '\n' <<<"$PATH" | while read -r d; do [ -n "$d" ] && [ ! -e "$d/boxls" ] && echo "$d"; done | paste -sd:)
+  export BOXLS_SCREEN_PACKAGE BOXLS_SCREEN_PATH
+fi
 status=0
 "$nvim" -l editors/nvim/test/screen.lua || status=$?
 

@@ -7,6 +7,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Unix modes of the entries, by name (from the central directory's external attributes). */
+const modes = new Map();
+
 /** Minimal zip reader: name -> Buffer, from the central directory. */
 function readZip(buf) {
   let eocd = -1;
@@ -28,10 +31,12 @@ function readZip(buf) {
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
     const local = buf.readUInt32LE(p + 42);
+    const external = buf.readUInt32LE(p + 38);
     const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
     const lNameLen = buf.readUInt16LE(local + 26);
     const lExtraLen = buf.readUInt16LE(local + 28);
     const data = buf.subarray(local + 30 + lNameLen + lExtraLen, local + 30 + lNameLen + lExtraLen + csize);
+    modes.set(name, external >>> 16);
     files.set(name, method === 0 ? Buffer.from(data) : method === 8 ? inflateRawSync(data) : null);
     p += 46 + nameLen + extraLen + commentLen;
   }
@@ -114,6 +119,19 @@ for (const t of legend) check(Array.isArray(scopes[t]) && scopes[t].length > 0, 
 // never is); each must be styled, or a theme shows that dead square like a live one.
 for (const t of ['free', 'player', 'box']) check(Array.isArray(scopes[`${t}.dead`]), `semantic token ${t}.dead is mapped to a scope`);
 
+// Licences (no --skip-license), and in a platform package the server, executable.
+for (const f of ['LICENSE-MIT', 'LICENSE-APACHE', 'LICENSE.md']) check(file(f), `${f} is in the vsix`);
+const vsixManifest = zip.get('extension.vsixmanifest')?.toString('utf8') ?? '';
+check(/<License>extension\/LICENSE\.md<\/License>/.test(vsixManifest), 'the manifest names the licence file');
+const platform = /TargetPlatform="([^"]+)"/.exec(vsixManifest)?.[1];
+if (platform) {
+  const exe = `server/${platform.startsWith('win32') ? 'boxls.exe' : 'boxls'}`;
+  check(file(exe)?.length > 100_000, `${platform}: the server ${exe} is in the vsix`);
+  check(platform.startsWith('win32') || (modes.get(`extension/${exe}`) & 0o111) === 0o111, `${platform}: ${exe} is executable`);
+} else {
+  check(![...zip.keys()].some((k) => k.startsWith('extension/server/')), 'the universal vsix has no server/');
+}
+
 // Untrusted folders: their settings must never choose the executable VS Code runs.
 const untrusted = pkg.capabilities?.untrustedWorkspaces;
 check(untrusted?.supported === 'limited', 'capabilities.untrustedWorkspaces.supported is "limited"');
@@ -164,4 +182,4 @@ if (failures.length) {
   console.error(`vsix check: ${failures.length} failure(s) in ${vsixPath}:\n  - ${failures.join('\n  - ')}`);
   process.exit(1);
 }
-console.log(`vsix check: ${vsixPath} ok (${zip.size} files; language box, grammar source.box, ${Object.keys(props).length} settings, ${legend.length} token types + dead)`);
+console.log(`vsix check: ${vsixPath} ok (${zip.size} files; ${platform ?? 'universal'}; language box, grammar source.box, ${Object.keys(props).length} settings, ${legend.length} token types + dead)`);

@@ -12,8 +12,8 @@ import {
   ServerOptions,
 } from 'vscode-languageclient/node';
 import { serverConfig } from './config';
-import { SERVER_ARGS, ServerProcess, StartFailure, commandLine, spawnServer } from './launch';
-import { Resolved, resolveServerPath } from './serverPath';
+import { SERVER_ARGS, ServerProcess, StartFailure, checkVersion, commandLine, serverCwd, spawnServer } from './launch';
+import { Candidate, INSTALL_HINT, chooseServer, describeSource, serverCandidates } from './serverPath';
 import { registerPreview } from './preview/panel';
 
 let client: BoxlsClient | undefined;
@@ -94,20 +94,43 @@ function errorHandler(c: BoxlsClient, fallback: ErrorHandler): ErrorHandler {
   };
 }
 
-async function startClient(context: vscode.ExtensionContext): Promise<void> {
-  const resolved = resolveServerPath({
+/**
+ * The executable to run, checked to answer `--version`, with the reason logged; or
+ * undefined after telling the user (once) what was tried and how to install.
+ */
+async function findServer(context: vscode.ExtensionContext): Promise<Candidate | undefined> {
+  const lookup = serverCandidates({
     configured: vscode.workspace.getConfiguration('boxls').get<string>('path'),
     extensionPath: context.extensionPath,
-    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     env: process.env,
     platform: process.platform,
   });
+  if (lookup.kind === 'invalid') {
+    log.error(`The server did not start: ${lookup.message}`);
+    void reportStartFailure(`boxls: the language server did not start: ${lookup.message}`);
+    return undefined;
+  }
+  const choice = await chooseServer(lookup.candidates, lookup.skipped, (command) => checkVersion(command));
+  if (!choice.chosen) {
+    log.error(`The server did not start: no working boxls. Tried: ${choice.tried.join('; ')}`);
+    void reportStartFailure(`boxls: the language server did not start. Tried: ${choice.tried.join('; ')}. ${INSTALL_HINT}`);
+    return undefined;
+  }
+  log.info(`Found boxls ${choice.chosen.version}: ${choice.tried.join('; ')}`);
+  return choice.chosen;
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  const resolved = await findServer(context);
+  if (!resolved) {
+    return;
+  }
   const shown = commandLine(resolved.command, SERVER_ARGS);
-  log.info(`Starting the server: ${shown} (${describeSource(resolved)}${vscode.env.remoteName ? `; remote: ${vscode.env.remoteName}` : ''})`);
+  log.info(`Starting the server: ${shown} (${describeSource(resolved.source)}${vscode.env.remoteName ? `; remote: ${vscode.env.remoteName}` : ''})`);
 
   let spawned: ServerProcess | undefined;
   const serverOptions: ServerOptions = async () => {
-    spawned = await spawnServer(resolved.command, SERVER_ARGS, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+    spawned = await spawnServer(resolved.command, SERVER_ARGS, serverCwd());
     log.info(`Server process ${spawned.child.pid} started`);
     return spawned.child;
   };
@@ -146,7 +169,9 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     const reason = err instanceof StartFailure ? err.message : ((await spawned?.failure(1000)) ?? errorText(err));
     log.error(`The server did not start: ${shown}: ${reason}`);
     await c.dispose().catch(() => undefined);
-    void reportStartFailure(shown, reason, resolved);
+    void reportStartFailure(
+      `boxls: the language server did not start: \`${shown}\`: ${reason}.${resolved.source === 'setting' ? ' Check the `boxls.path` setting.' : ''}`,
+    );
   }
 }
 
@@ -154,35 +179,13 @@ function currentServerConfig() {
   return serverConfig((key) => vscode.workspace.getConfiguration('boxls').get(key));
 }
 
-function describeSource(resolved: Resolved): string {
-  switch (resolved.source) {
-    case 'setting':
-      return 'from the boxls.path setting';
-    case 'PATH':
-      return 'found on PATH';
-    case 'bundled':
-      return 'bundled with the extension';
-    case 'fallback':
-      return 'boxls.path is empty and no boxls is on PATH or bundled';
-  }
-}
-
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function reportStartFailure(shown: string, reason: string, resolved: Resolved): Promise<void> {
-  const hint =
-    resolved.source === 'fallback'
-      ? ' Install boxls (`cargo install --path .` in the boxls repository) or set `boxls.path`.'
-      : resolved.source === 'setting'
-        ? ' Check the `boxls.path` setting.'
-        : '';
-  const choice = await vscode.window.showErrorMessage(
-    `boxls: the language server did not start: \`${shown}\`: ${reason}.${hint}`,
-    'Open settings',
-    'Show log',
-  );
+/** The one notification for a failed start, offering the setting and the log. */
+async function reportStartFailure(message: string): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(message, 'Open settings', 'Show log');
   if (choice === 'Open settings') {
     await openPathSetting();
   } else if (choice === 'Show log') {

@@ -1,6 +1,7 @@
 // Starting the server process, and saying in words why it did not start. Kept free of
 // the `vscode` module so that it can be unit-tested under plain node.
-import { ChildProcess, spawn } from 'child_process';
+import { ChildProcess, execFile, spawn } from 'child_process';
+import * as os from 'os';
 
 /** The arguments the extension passes to the server executable. */
 export const SERVER_ARGS = ['lsp'];
@@ -68,6 +69,45 @@ export function describeSpawnError(err: NodeJS.ErrnoException): string {
 
 /** An error whose message is already fit to show a user. */
 export class StartFailure extends Error {}
+
+/**
+ * The folder the server (and its `--version` check) runs in: the home folder, never a
+ * workspace folder, which must not be able to supply programs or files to it.
+ */
+export function serverCwd(): string {
+  return os.homedir();
+}
+
+/** How long `<server> --version` may take before the binary counts as not working. */
+export const VERSION_TIMEOUT_MS = 10_000;
+
+/** Runs `<command> --version` and checks that it answers `boxls <version>`. */
+export function checkVersion(command: string, timeoutMs: number = VERSION_TIMEOUT_MS): Promise<{ ok: true; version: string } | { ok: false; reason: string }> {
+  return new Promise((resolve) => {
+    try {
+      execFile(command, ['--version'], { cwd: serverCwd(), timeout: timeoutMs, windowsHide: true }, (err, stdout, stderr) => {
+        const answer = String(stdout).trim();
+        if (err) {
+          const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null; code?: string | number | null };
+          if (typeof e.code === 'string') {
+            resolve({ ok: false, reason: describeSpawnError(e) });
+          } else if (e.killed || e.signal) {
+            resolve({ ok: false, reason: `no answer to --version within ${timeoutMs / 1000} s` });
+          } else {
+            const last = String(stderr).trim().split(/\r?\n/).pop()?.trim();
+            resolve({ ok: false, reason: `--version exited with code ${e.code}${last ? `: ${last}` : ''}` });
+          }
+          return;
+        }
+        const m = /^boxls (\S+)$/.exec(answer.split(/\r?\n/)[0] ?? '');
+        resolve(m ? { ok: true, version: m[1] } : { ok: false, reason: `answered --version with ${JSON.stringify(answer.slice(0, 80))}, not "boxls <version>"` });
+      });
+    } catch (err) {
+      // execFile throws synchronously for arguments it rejects outright (e.g. a NUL byte).
+      resolve({ ok: false, reason: err instanceof Error ? err.message : String(err) });
+    }
+  });
+}
 
 /** Spawns the server; resolves once it runs, rejects with a `StartFailure` if it cannot. */
 export function spawnServer(command: string, args: readonly string[], cwd?: string): Promise<ServerProcess> {

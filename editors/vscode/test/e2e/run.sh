@@ -4,9 +4,12 @@
 # given .vsix into a fresh code-server, and runs drive.py against it, which asserts what
 # the page shows and saves a screenshot per step.
 #
-#   bash editors/vscode/test/e2e/run.sh BOXLS.vsix [BOXLS_BINARY]
+#   bash editors/vscode/test/e2e/run.sh BOXLS.vsix [BOXLS_BINARY] [--set-path]
 #
-# BOXLS_BINARY defaults to target/release/boxls (build it with cargo build --release).
+# With no boxls on PATH and no boxls.path setting, the extension must run the server
+# inside the .vsix (every step of the drive); with --set-path, boxls.path names
+# BOXLS_BINARY (the hints and the log's choice only). BOXLS_BINARY (default
+# target/release/boxls) also answers the test's own `boxls check`.
 # Tools are kept in $BOXLS_E2E_TOOLS (default target/vscode-e2e/tools) and reinstalled
 # only when the lockfile or requirements change; screenshots go to $BOXLS_E2E_OUT
 # (default target/vscode-e2e).
@@ -16,6 +19,7 @@ root=$(cd "$here/../../../.." && pwd)
 
 vsix=$(realpath "${1:?usage: run.sh BOXLS.vsix [BOXLS_BINARY]}")
 boxls=$(realpath "${2:-$root/target/release/boxls}")
+set_path=${3:-}
 tools=${BOXLS_E2E_TOOLS:-$root/target/vscode-e2e/tools}
 out=${BOXLS_E2E_OUT:-$root/target/vscode-e2e}
 [ -x "$boxls" ] || {
@@ -115,14 +119,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$tmp/user/User" "$tmp/extensions" "$tmp/workspace"
+mkdir -p "$tmp/user/User" "$tmp/extensions" "$tmp/workspace" "$tmp/home"
+# No boxls on PATH (VS Code takes the PATH of a login shell: a fresh HOME has no
+# profile to add one).
+no_boxls_path=$(tr ':' '\n' <<<"$PATH" | while read -r d; do [ -n "$d" ] && [ ! -e "$d/boxls" ] && echo "$d"; done | paste -sd:)
 cp "$root/examples/sample.box" "$here/broken.box" "$tmp/workspace/"
 # VS Code's server gives the extension host the PATH of a login shell, not ours, so the
 # binary is named explicitly, as a user without boxls on PATH would.
-python3 - "$tmp/user/User/settings.json" "$boxls" <<'EOF'
+python3 - "$tmp/user/User/settings.json" "${set_path:+$boxls}" <<'EOF'
 import json, sys
 json.dump({
-    "boxls.path": sys.argv[2],
+    **({"boxls.path": sys.argv[2]} if sys.argv[2] else {}),
     "security.workspace.trust.enabled": False,
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": False,
@@ -159,7 +166,13 @@ say "installing $(basename "$vsix") into code-server $("$code_server" --config "
   exit 1
 }
 
-"$code_server" --config "$tmp/config.yaml" --user-data-dir "$tmp/user" --extensions-dir "$tmp/extensions" \
+server=$boxls
+[ -n "$set_path" ] || server=$(echo "$tmp"/extensions/boxls.boxls-*/server/boxls)
+[ -x "$server" ] || {
+  echo "run.sh: the .vsix has no server/boxls ($server)" >&2
+  exit 1
+}
+HOME="$tmp/home" PATH="$no_boxls_path" "$code_server" --config "$tmp/config.yaml" --user-data-dir "$tmp/user" --extensions-dir "$tmp/extensions" \
   --disable-telemetry --disable-update-check --disable-getting-started-override \
   "$tmp/workspace" >"$out/code-server.log" 2>&1 &
 server_pid=$!
@@ -175,4 +188,5 @@ done
 
 say "code-server on 127.0.0.1:$port; driving Chromium"
 "$tools/venv/bin/python" "$here/drive.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
-  --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
+  --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)" \
+  --server "$server" ${set_path:+--setting "$boxls" --only-hints}

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { StartFailure, commandLine, spawnServer } from '../../src/launch';
+import { StartFailure, checkVersion, commandLine, serverCwd, spawnServer } from '../../src/launch';
 
 test('the command line is shown as a shell would take it', () => {
   assert.equal(commandLine('/usr/local/bin/boxls', ['lsp']), '/usr/local/bin/boxls lsp');
@@ -44,4 +44,36 @@ test('a running server has no failure', async () => {
   } finally {
     server.child.kill();
   }
+});
+
+/** Runs `body` with an executable shell script `boxls` whose body is `script`. */
+async function withScript(script: string, body: (file: string) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxls-version-'));
+  try {
+    const file = path.join(dir, 'boxls');
+    fs.writeFileSync(file, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    await body(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('--version: a boxls answers its version, from the home folder', async () => {
+  await withScript('[ "$1" = --version ] && [ "$(pwd -P)" = "$(cd "$HOME" && pwd -P)" ] && echo "boxls 1.2.3"', async (file) => {
+    assert.deepEqual(await checkVersion(file), { ok: true, version: '1.2.3' });
+  });
+  assert.equal(serverCwd(), os.homedir());
+});
+
+test('--version: a missing file, a failing program, a stranger and a hang are not boxls', async () => {
+  assert.deepEqual(await checkVersion(path.join(os.tmpdir(), 'boxls-no-such-dir', 'boxls')), { ok: false, reason: 'no such file (ENOENT)' });
+  await withScript('echo "boxls: bad" >&2; exit 3', async (file) => {
+    assert.deepEqual(await checkVersion(file), { ok: false, reason: '--version exited with code 3: boxls: bad' });
+  });
+  await withScript('echo "rust-analyzer 1.0"', async (file) => {
+    assert.deepEqual(await checkVersion(file), { ok: false, reason: 'answered --version with "rust-analyzer 1.0", not "boxls <version>"' });
+  });
+  await withScript('exec sleep 30', async (file) => {
+    assert.deepEqual(await checkVersion(file, 200), { ok: false, reason: 'no answer to --version within 0.2 s' });
+  });
 });
