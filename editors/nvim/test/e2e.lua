@@ -309,6 +309,7 @@ local function main()
 
   local sol3 = '; solution: eennwwWWWWeeeeeesswwwwwwwnNN'
   vim.api.nvim_win_set_cursor(0, { 9, 3 }) -- maze 3, the box's row
+  from = #notes + 1
   vim.cmd('BoxSolve')
   wait_for(function()
     return lines(sbuf)[13] == sol3
@@ -316,6 +317,8 @@ local function main()
   local l = lines(sbuf)
   log('      after :BoxSolve in maze 3, line 13: %q, line 14: %q', l[13] or '', l[14] or '')
   check(l[13] == sol3 and l[14] == '8 4', ':BoxSolve writes maze 3 solution right after its last row')
+  said = noted('Maze #3', from)
+  check(said == 'boxls: Maze #3 is solved; its solution is written (6 pushes · 28 moves)', ':BoxSolve says what it wrote (a maze already solved)', said)
 
   -- Spoil it, and :BoxSolve replaces it instead of adding a second line.
   vim.api.nvim_buf_set_lines(sbuf, 12, 13, false, { '; solution: eennww' })
@@ -356,7 +359,9 @@ local function main()
   -- The written solutions are legal and optimal: once the hints have settled again,
   -- the only diagnostic left is maze 2's `unsolvable` (its header is now line 3).
   ok, hs = settled_hints(sbuf, 4)
-  vim.wait(500)
+  -- `boxls/settled` answers after the last publication for the current version.
+  local settled = client:request_sync('boxls/settled', { textDocument = vim.lsp.util.make_text_document_params(sbuf) }, TIMEOUT, sbuf)
+  check(settled and settled.result and settled.result.version == vim.lsp.util.buf_versions[sbuf], 'boxls/settled answers for the buffer\'s version', vim.inspect(settled))
   local skeys = table.concat(diag_keys(sbuf), ' ')
   log('      after the edits: hints %s; diagnostics: %s', hints_str(hs), skeys)
   check(ok and skeys == 'unsolvable@3:0-3:3/W', 'the inserted solutions raise no diagnostic (only maze 2 is unsolvable)')

@@ -265,10 +265,12 @@ function M.solve()
   local function attempt(solved_seen)
     apply_action(client, bufnr, range, M.SOLVE_KIND, function(applied)
       if applied then
-        if waiting then
-          notify(waiting .. ' is solved; its solution is written')
-        end
-        return
+        -- Said in every case, waited for or not: which maze, and what was written.
+        return M.maze_at(client, bufnr, lnum, function(symbol)
+          local name = waiting or (symbol and symbol.name:match('^(Maze #%d+)')) or 'the maze'
+          local detail = symbol and symbol.detail
+          notify(name .. ' is solved; its solution is written' .. (detail and (' (' .. detail .. ')') or ''))
+        end)
       end
       M.maze_at(client, bufnr, lnum, function(symbol, err)
         if err or not symbol then
