@@ -44,8 +44,7 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field cells string[]
 ---@field moves string the optimal move string
 ---@field pushes integer
----@field start? { player: integer[], box: integer[] } 0-based (row, column)
----@field frames? { player: integer[], box: integer[] }[] (older servers: one per move)
+---@field start { player: integer[], box: integer[] } 0-based (row, column)
 ---@field dead integer[][]
 
 ---@class boxls.Fit
@@ -85,7 +84,7 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@param p boxls.Player
 local function play_out(p)
   local replay = p.replay
-  local start = replay.start or (replay.frames or {})[1]
+  local start = replay.start
   local pr, pc, br, bc = start.player[1], start.player[2], start.box[1], start.box[2]
   p.pr, p.pc, p.br, p.bc, p.pushes_at = { [0] = pr }, { [0] = pc }, { [0] = br }, { [0] = bc }, { [0] = 0 }
   local moves, pushes = replay.moves or '', 0
@@ -455,51 +454,45 @@ local function notify(message, level)
 end
 
 --- :BoxPlay — plays the optimal solution of the maze under the cursor; waits for a maze
---- still being solved; says why there is nothing to play.
+--- still being solved (on `boxls/settled`); says why there is nothing to play.
 function M.open()
   local bufnr = vim.api.nvim_get_current_buf()
   local client = boxls.client(bufnr)
   if not client then
     return notify('the language server is not attached to this buffer (see :checkhealth boxls)')
   end
-  local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
-  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
-  local deadline = vim.uv.now() + boxls.solve_wait_ms(client)
-  local waiting = false
-  -- `solved_seen`: the maze was reported solved after a request got no replay; the
-  -- solve may have finished between the two requests, so one more request decides.
-  local function attempt(solved_seen)
-    client:request('boxls/replay', vim.tbl_extend('force', params, { frames = false }), function(err, replay)
-      if err then
-        return notify('boxls/replay failed: ' .. err.message, vim.log.levels.ERROR)
+  local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
+  local function attempt(tries)
+    boxls.maze_when_solved(client, bufnr, position, function(state)
+      notify(boxls.why_no_solution(bufnr, state) .. '; it plays when solved', vim.log.levels.INFO)
+    end, function(state, err)
+      if err or not state then
+        return notify(err or 'nothing to play: no maze under the cursor')
       end
-      boxls.maze_at(client, bufnr, lnum, function(symbol)
-        if type(replay) == 'table' and type(replay.moves) == 'string' and (replay.start or (replay.frames or {})[1]) then
-          local title = symbol and (symbol.name .. (symbol.detail and (' · ' .. symbol.detail) or '')) or 'Maze'
-          return M.open_replay(replay, title)
+      if state.status ~= 'solved' then
+        return notify('nothing to play: ' .. boxls.why_no_solution(bufnr, state))
+      end
+      local params = {
+        textDocument = vim.lsp.util.make_text_document_params(bufnr),
+        position = { line = state.headerLine, character = 0 },
+        frames = false,
+      }
+      client:request('boxls/replay', params, function(replay_err, replay)
+        if replay_err then
+          return notify('boxls/replay failed: ' .. replay_err.message, vim.log.levels.ERROR)
         end
-        if not symbol then
-          return notify('nothing to play: no maze under the cursor')
-        end
-        local detail = symbol.detail or ''
-        if detail:find('^solving') and vim.uv.now() < deadline then
-          if not waiting then
-            waiting = true
-            notify(boxls.why_no_solution(bufnr, symbol) .. '; it plays when solved', vim.log.levels.INFO)
+        if type(replay) ~= 'table' then
+          -- The text changed between the two requests: ask again about the new version.
+          if tries < 3 then
+            return attempt(tries + 1)
           end
-          return vim.defer_fn(attempt, 200)
+          return notify(string.format('the server sent no replay for Maze #%d', state.maze))
         end
-        if detail:find(' push') then
-          if not solved_seen then
-            return attempt(true)
-          end
-          return notify(string.format('the server sent no replay for %s (%s)', symbol.name, detail))
-        end
-        notify('nothing to play: ' .. boxls.why_no_solution(bufnr, symbol))
-      end)
-    end, bufnr)
+        M.open_replay(replay, string.format('Maze #%d (%d×%d) · %s', state.maze, state.rows, state.cols, boxls.counts(state)))
+      end, bufnr)
+    end)
   end
-  attempt()
+  attempt(1)
 end
 
 return M
