@@ -545,6 +545,7 @@ local function main()
   local abuf = open(sample_all)
   check(attached(abuf), 'boxls attaches to a third .box buffer')
   settled_hints(abuf, 4)
+  from = #notes + 1
   vim.cmd('BoxSolveAll')
   wait_for(function()
     return count_matching(lines(abuf), '^; solution:') == 3
@@ -558,6 +559,8 @@ local function main()
       == '; solution: EEEEE|' .. sol3 .. '|; solution: swwwnnnnnneeesssSSS',
     ':BoxSolveAll writes the three solutions'
   )
+  said = noted('written', from)
+  check(said == 'boxls: 3 solutions written (Maze #1, #3, #4)', ':BoxSolveAll says which mazes it wrote', said)
   from = #notes + 1
   vim.cmd('BoxSolveAll')
   said = noted('no solution to write', from)

@@ -75,7 +75,7 @@ def state(uri):
         "rows": maze["rows"],
         "cols": maze["cols"],
         "status": "solved" if solved else "solving",
-        "reason": None if solved else "the solve is running",
+        "reason": None if solved else "Maze #1 is still being solved",
         "pushes": PUSHES if solved else None,
         "moves": len(SOLUTION) if solved else None,
         "solution": SOLUTION if solved else None,

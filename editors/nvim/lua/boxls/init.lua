@@ -229,13 +229,13 @@ function M.counts(state)
   return plural(value(state.pushes) or 0, 'push', 'pushes') .. ' · ' .. plural(value(state.moves) or 0, 'move')
 end
 
---- What `status` says about a maze that has no solution to show, before its reason.
+--- What `status` says about a maze that has no solution to show when the server gives
+--- no reason (its `reason` is shown after `Maze #k is`: `unsolvable: …`, `not solved: …`).
 local NOT_SOLVED = {
-  unsolvable = 'is unsolvable',
-  tooLarge = 'is not solved',
-  timedOut = 'is not solved',
-  failed = 'is not solved',
-  solving = 'is still being solved',
+  unsolvable = 'unsolvable',
+  tooLarge = 'not solved: too large',
+  timedOut = 'not solved: out of time',
+  failed = 'not solved',
 }
 
 --- Why the maze `state` has no solution to write or play, in words: its status, and
@@ -266,8 +266,10 @@ function M.why_no_solution(bufnr, state)
     end
     return string.format('%s is solved (%s)', name, M.counts(state))
   end
-  local reason = state.status ~= 'solving' and value(state.reason) or nil
-  return string.format('%s %s%s', name, NOT_SOLVED[state.status] or ('is ' .. tostring(state.status)), reason and (': ' .. reason) or '')
+  if state.status == 'solving' then
+    return name .. ' is still being solved'
+  end
+  return string.format('%s is %s', name, value(state.reason) or NOT_SOLVED[state.status] or tostring(state.status))
 end
 
 ---------------------------------------------------------------------------
