@@ -42,6 +42,17 @@ end
 
 local boxls = require('boxls')
 
+-- `publishDiagnostics` received per URI (`boxls/settled` says how many were sent; its
+-- answer may overtake the last of them).
+local published = {}
+local publish = vim.lsp.handlers['textDocument/publishDiagnostics']
+vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, result, ctx, config)
+  if result and result.uri then
+    published[result.uri] = (published[result.uri] or 0) + 1
+  end
+  return publish(err, result, ctx, config)
+end
+
 -- What the plugin says (vim.notify), kept to check it.
 local notes = {}
 local original_notify = vim.notify
@@ -521,6 +532,10 @@ local function main()
   -- `boxls/settled` answers after the last publication for the current version.
   local settled = client:request_sync('boxls/settled', { textDocument = vim.lsp.util.make_text_document_params(sbuf) }, TIMEOUT, sbuf)
   check(settled and settled.result and settled.result.version == vim.lsp.util.buf_versions[sbuf], 'boxls/settled answers for the buffer\'s version', vim.inspect(settled))
+  local uri = vim.uri_from_bufnr(sbuf)
+  check(wait_for(function()
+    return settled ~= nil and settled.result ~= nil and (published[uri] or 0) >= settled.result.published
+  end), 'every publishDiagnostics boxls/settled counts has arrived', vim.inspect({ settled = settled, seen = published[uri] }))
   local skeys = table.concat(diag_keys(sbuf), ' ')
   log('      after the edits: hints %s; diagnostics: %s', hints_str(hs), skeys)
   check(ok and skeys == 'unsolvable@3:0-3:3/W', 'the inserted solutions raise no diagnostic (only maze 2 is unsolvable)')
