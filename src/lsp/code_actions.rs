@@ -17,14 +17,7 @@ use super::view::View;
 use crate::ide::{self, Action, ActionKind, ActionKinds};
 use crate::maze::TextEdit;
 
-pub const INSERT_ALL_KIND: &str = "source.boxls.insertAllSolutions";
-/// Inserts one maze's solution; arguments: the document URI and the maze index.
-pub const INSERT_COMMAND: &str = "boxls.insertSolution";
-/// Inserts every maze's solution; argument: the document URI.
-pub const INSERT_ALL_COMMAND: &str = "boxls.insertAllSolutions";
-/// Applies a `WorkspaceEdit` (the quick fixes, for clients that only run commands).
-pub const APPLY_EDIT_COMMAND: &str = "boxls.applyEdit";
-pub const COMMANDS: [&str; 3] = [INSERT_COMMAND, INSERT_ALL_COMMAND, APPLY_EDIT_COMMAND];
+use super::commands::{APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
 
 pub fn code_actions(
     view: &View,

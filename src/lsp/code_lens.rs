@@ -3,7 +3,7 @@
 
 use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 
-use super::code_actions::INSERT_COMMAND;
+use super::commands::INSERT_COMMAND;
 use super::view::View;
 use crate::ide;
 

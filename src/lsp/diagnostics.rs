@@ -30,6 +30,9 @@ pub fn lsp_diagnostics(view: &View) -> Vec<lsp::Diagnostic> {
 /// The document's diagnostics, and the mazes' conversions done now that are worth
 /// keeping (those of settled mazes).
 pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Fresh) {
+    if let Some(problem) = &view.out_of_sync {
+        return (vec![out_of_sync(problem)], Vec::new());
+    }
     let file = view.file();
     let mut all: Vec<lsp::Diagnostic> = ide::preamble_diagnostics(&file)
         .iter()
@@ -55,6 +58,21 @@ pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Fresh) {
         all.extend(relative.iter().map(|d| moved(d, header_line, true)));
     }
     (all, fresh)
+}
+
+/// In place of every other diagnostic while the server's copy of the document is not
+/// the client's: anything else would be about a text the user no longer has.
+fn out_of_sync(problem: &str) -> lsp::Diagnostic {
+    lsp::Diagnostic {
+        range: lsp::Range::default(),
+        severity: Some(DiagnosticSeverity::ERROR),
+        code: Some(NumberOrString::String("out-of-sync".to_string())),
+        source: Some("boxls".to_string()),
+        message: format!(
+            "boxls's copy of this document is out of sync ({problem}): close and re-open it"
+        ),
+        ..lsp::Diagnostic::default()
+    }
 }
 
 /// Maze `index`'s diagnostics, lines counted from its header's line.

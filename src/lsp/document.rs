@@ -35,6 +35,9 @@ pub struct Document {
     pub statuses: Arc<Vec<MazeStatus>>,
     /// One per maze: its diagnostics and tokens as last sent, while still valid.
     pub kept: Arc<Vec<Kept>>,
+    /// Why the server's copy no longer follows the client's (a change it could not
+    /// apply), until the client sends the whole text again or re-opens the document.
+    pub out_of_sync: Option<Arc<str>>,
 }
 
 /// What a maze's section of the document was last sent as: its diagnostics (see
@@ -59,6 +62,7 @@ impl Document {
             keys: Arc::new(keys),
             statuses: Arc::new(statuses),
             kept: Arc::new(kept),
+            out_of_sync: None,
         }
     }
 
@@ -146,36 +150,44 @@ impl Document {
     }
 
     /// Applies LSP content changes in order, reparsing incrementally after each.
-    /// `fail_halfway` is a test hook: a panic after the rope has changed.
+    /// Out of sync, only a whole text (and what follows it) can be applied: the
+    /// changes before it were made to a text the server does not have.
     pub fn apply(
         &mut self,
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: Encoding,
-        fail_halfway: bool,
-    ) {
+    ) -> Result<(), Arc<str>> {
+        let changes = match &self.out_of_sync {
+            None => changes,
+            Some(problem) => {
+                let whole = changes.iter().rposition(|change| change.range.is_none());
+                let Some(whole) = whole else {
+                    return Err(problem.clone());
+                };
+                &changes[whole..]
+            }
+        };
         for change in changes {
             match change.range {
                 Some(range) => {
                     let bytes = byte_range(&self.rope, range, encoding);
-                    self.edit(bytes, &change.text, fail_halfway);
+                    self.edit(bytes, &change.text);
                 }
                 None => *self = Document::new(version, &change.text),
             }
         }
         self.version = version;
+        Ok(())
     }
 
     /// Replaces `bytes` (clamped to char boundaries by `byte_range`) with `new_text` in
     /// the rope, the text and the parse alike.
-    fn edit(&mut self, bytes: Range<usize>, new_text: &str, fail_halfway: bool) {
+    fn edit(&mut self, bytes: Range<usize>, new_text: &str) {
         let start = self.rope.byte_to_char(bytes.start);
         let end = self.rope.byte_to_char(bytes.end);
         self.rope.remove(start..end);
         self.rope.insert(start, new_text);
-        if fail_halfway {
-            panic!("injected panic while applying an edit");
-        }
         // Views share the text and the parse only while they answer a request; if one
         // still does, `make_mut` copies rather than changing what it sees.
         let text = Arc::make_mut(&mut self.text);
@@ -195,11 +207,24 @@ impl Document {
         Arc::make_mut(&mut self.statuses).splice(replaced.clone(), statuses);
         let kept = Arc::make_mut(&mut self.kept);
         kept.splice(replaced, fresh);
-        // The first maze after the edit may share its header's line with the edit's
-        // end (an edit in the blanks before a header), which moves its columns.
-        if let Some(first_moved) = kept.get_mut(splice.start + splice.inserted) {
-            *first_moved = Kept::default();
+        // A maze's section runs from its header to the next maze's, so the sections
+        // on either side of the re-read mazes can change without their mazes being
+        // re-read: the maze before gains or loses the lines between (a header turned
+        // into a stray line is now one of its diagnostics), and the first maze after
+        // may share its header's line with the edit's end (an edit in the blanks
+        // before a header moves its columns).
+        let before = splice.start.checked_sub(1);
+        let after = Some(splice.start + splice.inserted);
+        for neighbour in [before, after].into_iter().flatten() {
+            if let Some(section) = kept.get_mut(neighbour) {
+                *section = Kept::default();
+            }
         }
+    }
+
+    fn mark_out_of_sync(&mut self, version: i32, problem: Arc<str>) {
+        self.version = version.max(self.version);
+        self.out_of_sync = Some(problem);
     }
 
     /// Checks that the rope, the text and the incremental parse agree: the whole-file
@@ -220,6 +245,16 @@ impl Document {
     }
 }
 
+/// Why a change was not applied.
+#[derive(Debug)]
+pub enum Unapplied {
+    NotOpen,
+    /// Applying it failed: the document is now out of sync.
+    OutOfSync(Arc<str>),
+    /// The document was already out of sync and the change brings no whole text.
+    StillOutOfSync,
+}
+
 /// Keys and first statuses for freshly read mazes: `Solving` until looked up.
 fn unsolved(mazes: &[Maze]) -> (Vec<Option<GridKey>>, Vec<MazeStatus>) {
     mazes
@@ -234,6 +269,8 @@ fn unsolved(mazes: &[Maze]) -> (Vec<Option<GridKey>>, Vec<MazeStatus>) {
 #[derive(Default)]
 pub struct Documents {
     map: Mutex<HashMap<Uri, Document>>,
+    /// Test knob (`Options::panic_in_method`): every change panics once applied.
+    panic_in_change: bool,
 }
 
 impl Documents {
@@ -245,36 +282,60 @@ impl Documents {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    pub fn new(panic_in_change: bool) -> Documents {
+        Documents {
+            map: Mutex::default(),
+            panic_in_change,
+        }
+    }
+
     pub fn open(&self, uri: Uri, version: i32, text: &str) {
         self.lock().insert(uri, Document::new(version, text));
     }
 
     /// Applies changes as one transaction: if applying them panics, the document is
-    /// left exactly as it was (rebuilt from its rope, which is cheap to keep) and the
-    /// error says so.
+    /// left as it was (rebuilt from its rope, which is cheap to keep) and marked out of
+    /// sync — the client has applied the change, the server could not.
     pub fn change(
         &self,
         uri: &Uri,
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: Encoding,
-        fail_halfway: bool,
-    ) -> Result<(), &'static str> {
+    ) -> Result<(), Unapplied> {
         let mut documents = self.lock();
         let Some(document) = documents.get_mut(uri) else {
-            return Err("didChange for a document that is not open");
+            return Err(Unapplied::NotOpen);
         };
         // Cloning a rope is O(1) (shared nodes); the text and parse are not kept, so
         // the edit below still changes them in place.
         let (old_rope, old_version) = (document.rope.clone(), document.version);
         let applied = catch_unwind(AssertUnwindSafe(|| {
-            document.apply(version, changes, encoding, fail_halfway)
+            let applied = document.apply(version, changes, encoding);
+            if self.panic_in_change {
+                panic!("injected panic while applying an edit");
+            }
+            applied
         }));
-        if applied.is_err() {
-            *document = Document::new(old_version, &old_rope.to_string());
-            return Err("an edit could not be applied and was dropped (internal error)");
+        match applied {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(Unapplied::StillOutOfSync),
+            Err(_) => {
+                *document = Document::new(old_version, &old_rope.to_string());
+                let problem: Arc<str> = Arc::from("a change could not be applied (internal error)");
+                document.mark_out_of_sync(version, problem.clone());
+                Err(Unapplied::OutOfSync(problem))
+            }
         }
-        Ok(())
+    }
+
+    /// Marks a document out of sync after a change that could not even be read.
+    pub fn mark_out_of_sync(&self, uri: &Uri, version: Option<i32>, problem: Arc<str>) -> bool {
+        self.update(uri, |document| {
+            let version = version.unwrap_or(document.version);
+            document.mark_out_of_sync(version, problem)
+        })
+        .is_some()
     }
 
     pub fn close(&self, uri: &Uri) -> bool {

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::{Position, Range, TextDocumentIdentifier};
+use tower_lsp_server::ls_types::{MessageType, Position, Range, TextDocumentIdentifier, Uri};
 
 use super::view::View;
 use super::Backend;
@@ -272,23 +272,57 @@ impl Backend {
         let uri = &params.text_document.uri;
         let at = Range::new(params.position, params.position);
         self.state().ensure_dead(uri, Some(at)).await;
-        let Some(view) = self.state().view(uri) else {
+        let Some(view) = self.view(uri)? else {
             return Ok(None);
         };
         self.guarded(REPLAY, || replay(&view, params.position, params.frames))
     }
 
     pub(super) async fn maze(&self, params: MazeParams) -> Result<Option<MazeInfo>> {
-        let Some(view) = self.state().view(&params.text_document.uri) else {
+        let Some(view) = self.view(&params.text_document.uri)? else {
             return Err(Error::invalid_params("document is not open"));
         };
         self.guarded(MAZE, || maze(&view, params.position))
     }
 
     pub(super) async fn mazes(&self, params: MazesParams) -> Result<MazesResult> {
-        let Some(view) = self.state().view(&params.text_document.uri) else {
+        let Some(view) = self.view(&params.text_document.uri)? else {
             return Err(Error::invalid_params("document is not open"));
         };
         self.guarded(MAZES, || mazes(&view))
+    }
+}
+
+/// What `transport` read of a `didChange` it could not decode.
+#[derive(Debug, Deserialize)]
+pub struct UnreadableChange {
+    uri: Option<String>,
+    version: Option<i32>,
+    problem: String,
+}
+
+impl Backend {
+    /// A `didChange` that could not be decoded: the document it names is out of sync.
+    pub(super) async fn unreadable_change(&self, params: UnreadableChange) {
+        let uri = params
+            .uri
+            .as_deref()
+            .and_then(|uri| uri.parse::<Uri>().ok());
+        let problem: std::sync::Arc<str> = params.problem.into();
+        match uri {
+            Some(uri)
+                if self.state().documents.mark_out_of_sync(
+                    &uri,
+                    params.version,
+                    problem.clone(),
+                ) =>
+            {
+                self.lost_sync(&uri, &problem).await;
+            }
+            _ => {
+                let message = format!("{problem}; it names no open document and was dropped");
+                self.log(MessageType::ERROR, message).await;
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@
 
 mod code_actions;
 mod code_lens;
+mod commands;
 mod config;
 mod diagnostics;
 mod document;
@@ -68,6 +69,7 @@ where
     .custom_method(SETTLED, Backend::settled)
     .custom_method(MAZE, Backend::maze)
     .custom_method(MAZES, Backend::mazes)
+    .custom_method(transport::UNREADABLE_CHANGE, Backend::unreadable_change)
     .finish();
     let service = transport::AnswerInvalid {
         inner: service,

@@ -13,11 +13,10 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::code_actions::{
-    self, APPLY_EDIT_COMMAND, COMMANDS, INSERT_ALL_COMMAND, INSERT_ALL_KIND,
-};
+use super::code_actions;
+use super::commands::{self, Command, COMMANDS, INSERT_ALL_KIND};
 use super::config::Config;
-use super::document::Document;
+use super::document::{Document, Unapplied};
 use super::position::Encoding;
 use super::semantic_tokens::{self, Previous};
 use super::solves::panic_message;
@@ -61,6 +60,9 @@ impl Backend {
             .documents
             .get(uri)
             .ok_or_else(|| Error::invalid_params("document is not open"))?;
+        if let Some(problem) = &document.out_of_sync {
+            return Err(out_of_sync(uri, problem));
+        }
         let checked = if check { document.check() } else { Ok(()) };
         checked.map_err(|problem| Error {
             code: ErrorCode::InternalError,
@@ -117,10 +119,34 @@ impl Backend {
         uri: &Uri,
         work: impl FnOnce(&View) -> T,
     ) -> Result<Option<T>> {
-        let Some(view) = self.state.view(uri) else {
+        let Some(view) = self.view(uri)? else {
             return Ok(None);
         };
         self.guarded(method, || work(&view)).map(Some)
+    }
+
+    /// After a change the server could not apply: says so (an error in the log, and
+    /// one diagnostic in place of the document's), and from now on answers requests
+    /// for the document with an error, until the client sends its whole text again.
+    pub(super) async fn lost_sync(&self, uri: &Uri, problem: &str) {
+        let message = format!(
+            "{} is out of sync: {problem}; requests for it fail until it is re-opened or its whole text is sent",
+            uri.as_str()
+        );
+        self.log(MessageType::ERROR, message).await;
+        self.changed(uri).await;
+    }
+
+    /// A view of an open document for a request; `Ok(None)` when it is not open, an
+    /// error naming the problem when the server's copy is out of sync.
+    pub(super) fn view(&self, uri: &Uri) -> Result<Option<View>> {
+        let Some(view) = self.state.view(uri) else {
+            return Ok(None);
+        };
+        match &view.out_of_sync {
+            None => Ok(Some(view)),
+            Some(problem) => Err(out_of_sync(uri, problem)),
+        }
     }
 
     /// Re-solves and republishes after a change; the synchronous part runs before the
@@ -176,6 +202,19 @@ impl Backend {
             Ok(result) => result.map(|_| ()),
             Err(_) => Err(Error::internal_error()),
         }
+    }
+}
+
+/// The answer to a request about a document whose copy is out of sync.
+fn out_of_sync(uri: &Uri, problem: &str) -> Error {
+    Error {
+        code: ErrorCode::InvalidRequest,
+        message: format!(
+            "boxls's copy of {} is out of sync ({problem}): re-open the document",
+            uri.as_str()
+        )
+        .into(),
+        data: None,
     }
 }
 
@@ -343,14 +382,19 @@ impl LanguageServer for Backend {
             params.text_document.version,
             &params.content_changes,
             encoding,
-            self.options.panic_in_method == Some("textDocument/didChange"),
         );
         match applied {
             Ok(()) => self.changed(&uri).await,
-            Err(problem) => {
-                self.log(MessageType::WARNING, format!("{problem}: {}", uri.as_str()))
-                    .await
+            Err(Unapplied::NotOpen) => {
+                let message = format!(
+                    "didChange for a document that is not open: {}",
+                    uri.as_str()
+                );
+                self.log(MessageType::WARNING, message).await;
             }
+            Err(Unapplied::OutOfSync(problem)) => self.lost_sync(&uri, &problem).await,
+            // Said once, when it happened; the document waits for its whole text.
+            Err(Unapplied::StillOutOfSync) => {}
         }
     }
 
@@ -409,29 +453,18 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
-        let edit = match params.command.as_str() {
-            APPLY_EDIT_COMMAND => match params.arguments.as_slice() {
-                [edit] => serde_json::from_value::<WorkspaceEdit>(edit.clone())
-                    .map_err(|_| Error::invalid_params("expected a WorkspaceEdit"))?,
-                _ => return Err(Error::invalid_params("expected a WorkspaceEdit")),
-            },
-            command if COMMANDS.contains(&command) => {
-                let Some((uri, index)) = command_target(command, &params.arguments) else {
-                    return Err(Error::invalid_params(match command {
-                        INSERT_ALL_COMMAND => "expected arguments [uri]",
-                        _ => "expected arguments [uri, maze index]",
-                    }));
-                };
-                let found =
-                    self.with_view("workspace/executeCommand", &uri, |view| match index {
-                        Some(index) => ide::insert_solution(&view.file(), index)
-                            .map(|edit| code_actions::workspace_edit(view, &uri, &[edit])),
-                        None => Ok(code_actions::workspace_edit(
-                            view,
-                            &uri,
-                            &ide::all_solution_edits(&view.file()),
-                        )),
-                    })?;
+        let edit = match Command::parse(&params.command, &params.arguments)? {
+            Command::ApplyEdit(edit) => commands::checked_edit(edit, |uri, version| {
+                self.state
+                    .documents
+                    .get(uri)
+                    .is_some_and(|document| version.is_none_or(|v| v == document.version))
+            })?,
+            Command::Insert { uri, index } => {
+                let found = self.with_view("workspace/executeCommand", &uri, |view| {
+                    ide::insert_solution(&view.file(), index)
+                        .map(|edit| code_actions::workspace_edit(view, &uri, &[edit]))
+                })?;
                 match found {
                     None => return Err(Error::invalid_params("document is not open")),
                     Some(Err(why)) => {
@@ -441,9 +474,11 @@ impl LanguageServer for Backend {
                     Some(Ok(edit)) => edit,
                 }
             }
-            other => {
-                return Err(Error::invalid_params(format!("unknown command `{other}`")));
-            }
+            Command::InsertAll { uri } => self
+                .with_view("workspace/executeCommand", &uri, |view| {
+                    code_actions::workspace_edit(view, &uri, &ide::all_solution_edits(&view.file()))
+                })?
+                .ok_or_else(|| Error::invalid_params("document is not open"))?,
         };
         self.apply_edit(edit).await?;
         Ok(None)
@@ -561,17 +596,5 @@ impl LanguageServer for Backend {
                 },
             }),
         ))
-    }
-}
-
-/// The document and maze (none: every maze) a solution command is about.
-fn command_target(command: &str, arguments: &[Value]) -> Option<(Uri, Option<usize>)> {
-    match (command, arguments) {
-        (INSERT_ALL_COMMAND, [Value::String(uri)]) => Some((uri.parse().ok()?, None)),
-        (_, [Value::String(uri), index]) if command != INSERT_ALL_COMMAND => Some((
-            uri.parse().ok()?,
-            Some(usize::try_from(index.as_u64()?).ok()?),
-        )),
-        _ => None,
     }
 }

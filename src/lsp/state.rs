@@ -87,7 +87,7 @@ pub struct State {
 impl State {
     pub fn new(client: Client, options: super::Options) -> State {
         State {
-            documents: Documents::default(),
+            documents: Documents::new(options.panic_in_method == Some("textDocument/didChange")),
             solves: Arc::new(Solves::new(Some(client), options.panic_on_cells)),
             settings: Mutex::default(),
             waiters: Mutex::default(),
@@ -140,6 +140,7 @@ impl State {
             parsed: document.parsed,
             statuses: document.statuses,
             kept: document.kept,
+            out_of_sync: document.out_of_sync,
             encoding: settings.encoding,
             config: settings.config,
         }

@@ -26,11 +26,15 @@ use tokio::io::{
 };
 use tower::Service;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Request, Response};
-use tower_lsp_server::ls_types::MessageType;
+use tower_lsp_server::ls_types::{DidChangeTextDocumentParams, MessageType};
 use tower_lsp_server::Client;
 
 /// The internal request an invalid message is turned into.
 pub const INVALID_MESSAGE: &str = "boxls/invalidMessage";
+/// The internal notification a `didChange` whose params cannot be read is turned into
+/// (tower-lsp-server would drop it without a word, and the server's copy of the
+/// document would silently stop following the client's).
+pub const UNREADABLE_CHANGE: &str = "boxls/unreadableChange";
 /// Larger bodies are refused (a 16M-cell maze is about 17 MB of text).
 const MAX_BODY: usize = 1 << 30;
 /// Of an overlong header line only this much of its end is kept: enough to find a
@@ -189,6 +193,9 @@ fn checked(body: Vec<u8>) -> (Vec<u8>, bool) {
             let message = format!("unknown method `{method}`");
             return (invalid(METHOD_NOT_FOUND, id, &message), false);
         }
+        Ok(Message::Request(request)) if is_unreadable_change(&request) => {
+            return (unreadable_change(&request), false);
+        }
         Ok(Message::Request(request)) => {
             let exit = request.method() == "exit";
             return (body, exit);
@@ -211,6 +218,39 @@ fn checked(body: Vec<u8>) -> (Vec<u8>, bool) {
 /// notifications only), so it would never be answered.
 fn is_dollar_request(request: &Request) -> bool {
     request.method().starts_with("$/") && request.id().is_some()
+}
+
+/// A `didChange` notification whose params tower-lsp-server could not decode.
+fn is_unreadable_change(request: &Request) -> bool {
+    request.method() == "textDocument/didChange"
+        && request.id().is_none()
+        && request
+            .params()
+            .is_none_or(|params| DidChangeTextDocumentParams::deserialize(params).is_err())
+}
+
+/// The [`UNREADABLE_CHANGE`] notification for it: the document and version as far as
+/// they can be read, and why the change cannot be.
+fn unreadable_change(request: &Request) -> Vec<u8> {
+    let params = request.params();
+    let problem = match params.map(DidChangeTextDocumentParams::deserialize) {
+        Some(Err(error)) => format!("a change could not be read: {error}"),
+        _ => "a change came without params".to_string(),
+    };
+    let document = params.and_then(|p| p.get("textDocument"));
+    let notification = json!({
+        "jsonrpc": "2.0",
+        "method": UNREADABLE_CHANGE,
+        "params": {
+            "uri": document.and_then(|d| d.get("uri")).and_then(Value::as_str),
+            "version": document
+                .and_then(|d| d.get("version"))
+                .and_then(Value::as_i64)
+                .and_then(|v| i32::try_from(v).ok()),
+            "problem": problem,
+        },
+    });
+    serde_json::to_vec(&notification).unwrap_or_default()
 }
 
 /// The id of something meant as a request, when it is one JSON-RPC allows.

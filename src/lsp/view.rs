@@ -22,6 +22,8 @@ pub struct View {
     pub statuses: Arc<Vec<MazeStatus>>,
     /// Each maze's diagnostics and tokens as last sent, if still valid.
     pub kept: Arc<Vec<Kept>>,
+    /// Why the server's copy no longer follows the client's, if it does not.
+    pub out_of_sync: Option<Arc<str>>,
     pub encoding: Encoding,
     pub config: Config,
 }

@@ -267,7 +267,7 @@ impl<'a> MazeParser<'a> {
                 },
                 Line::Solution(solution),
             ) => {
-                maze.notes.push(duplicate_solution(&solution));
+                maze.notes.push(duplicate_solution(self.text, &solution));
                 (
                     State::ExpectHeader {
                         pending: Some(maze),
@@ -475,7 +475,16 @@ fn finish_maze(text: &str, maze: Builder) -> (Maze, Vec<Diagnostic>) {
                 target: t,
             })
     });
-    diagnostics.extend(maze.notes.iter().cloned());
+    let last_row = maze.rows.last().or(maze.extra_rows.last()).map(|r| r.start);
+    diagnostics.extend(maze.notes.iter().cloned().map(|mut note| {
+        if let (Code::MisplacedSolution, Some(last_row)) = (note.code, last_row) {
+            if note.range.start < last_row {
+                let has_one = maze.solution.is_some();
+                note.fix = Some(placed_solution(text, note.range.clone(), last_row, has_one));
+            }
+        }
+        note
+    }));
     let maze = Maze {
         index: maze.index,
         header: maze.header.clone(),
@@ -764,12 +773,76 @@ fn header_col_token(text: &str, header: &Range<usize>) -> Range<usize> {
 }
 
 /// A `duplicate-solution` warning: the maze already has a solution line.
-fn duplicate_solution(solution: &SolutionLine) -> Diagnostic {
-    Diagnostic::new(
+fn duplicate_solution(text: &str, solution: &SolutionLine) -> Diagnostic {
+    let mut d = Diagnostic::new(
         Code::DuplicateSolution,
         solution.line.clone(),
         "this maze already has a `; solution:` line; this one is ignored",
-    )
+    );
+    d.fix = Some(Fix {
+        title: "Delete this second solution line".to_string(),
+        edits: vec![TextEdit {
+            range: whole_line(text, solution.line.start),
+            new_text: String::new(),
+        }],
+    });
+    d
+}
+
+/// The fix for a solution line inside a maze's rows: moved after its last row, or
+/// deleted when the maze already has one there.
+fn placed_solution(text: &str, line: Range<usize>, last_row: usize, has_one: bool) -> Fix {
+    let delete = TextEdit {
+        range: whole_line(text, line.start),
+        new_text: String::new(),
+    };
+    if has_one {
+        return Fix {
+            title: "Delete this solution line (the maze has one after its rows)".to_string(),
+            edits: vec![delete],
+        };
+    }
+    let last = whole_line(text, last_row);
+    let moved = &text[delete.range.clone()];
+    // Line breaks come from the lines involved (never from elsewhere in the file, so
+    // the fix depends on this maze's text only): the moved line keeps its own, and
+    // when the last row ends the text without one, it gets the moved line's.
+    let (moved_break, last_break) = (break_of(moved), break_of(&text[last.clone()]));
+    let line_break = [moved_break, last_break]
+        .into_iter()
+        .find(|b| !b.is_empty())
+        .unwrap_or("\n");
+    let content = moved.trim_end_matches(['\n', '\r']);
+    let new_text = if last_break.is_empty() {
+        format!("{line_break}{content}")
+    } else {
+        format!("{content}{line_break}")
+    };
+    let after_last = last.end;
+    Fix {
+        title: "Move this solution line after the maze's last row".to_string(),
+        edits: vec![
+            delete,
+            TextEdit {
+                range: after_last..after_last,
+                new_text,
+            },
+        ],
+    }
+}
+
+/// The line break that ends `line` (empty for none).
+fn break_of(line: &str) -> &str {
+    &line[line.trim_end_matches(['\n', '\r']).len()..]
+}
+
+/// The whole line holding byte `at`, with its line break.
+fn whole_line(text: &str, at: usize) -> Range<usize> {
+    let start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let end = line_spans(text, start)
+        .next()
+        .map_or(text.len(), |span| span.end);
+    start..end
 }
 
 /// A `misplaced-solution` warning: a solution line where no maze has just ended.

@@ -7,6 +7,7 @@ mod extensions;
 mod features;
 mod process;
 mod robust;
+mod trust;
 
 use serde_json::{json, Value};
 

@@ -167,11 +167,28 @@ async fn unknown_methods_and_bad_params_are_errors_not_failures() {
         let response = client.request_raw(method, params).await;
         assert_eq!(error_code(&response), -32602, "{method}: {response}");
     }
-    // A notification with bad params is dropped, not half-applied.
+    // A change with bad params is not half-applied, nor silently dropped: the
+    // document is out of sync (requests about it fail, saying so) until the client
+    // sends its whole text again (see `trust.rs`).
     client
         .notify(
             "textDocument/didChange",
             json!({ "textDocument": { "uri": URI, "version": 2 }, "contentChanges": [{ "range": { "start": { "line": -1, "character": 0 }, "end": { "line": 0, "character": 0 } }, "text": "x" }] }),
+        )
+        .await;
+    let hover = client
+        .request_raw("textDocument/hover", hover_params(URI, 0, 0))
+        .await;
+    assert!(
+        hover["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("out of sync")),
+        "{hover}"
+    );
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": URI, "version": 3 }, "contentChanges": [{ "text": SAMPLE }] }),
         )
         .await;
     still_serving(&mut client, SAMPLE).await;
