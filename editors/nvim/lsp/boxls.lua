@@ -40,7 +40,9 @@ return {
       return require('boxls.hints').on_inlayhint(...)
     end,
   },
-  -- Answered to the server's `workspace/configuration` requests (section `boxls`).
+  -- Answered to the server's `workspace/configuration` requests (section `boxls`): every
+  -- server setting with its default (test/e2e.lua checks them against
+  -- `boxls lsp --print-schema`).
   settings = {
     boxls = {
       solve = { maxCells = 4000000, timeoutMs = 10000 },

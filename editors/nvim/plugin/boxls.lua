@@ -55,22 +55,19 @@ local palette = {
   },
 }
 
--- Semantic token legend of boxls: rock free player box target number comment walk push,
--- modifier dead. `default = true` lets a colorscheme or the user override any of them.
-local links = {
-  ['@lsp.type.rock.box'] = '@keyword',
-  ['@lsp.type.free.box'] = '@punctuation.delimiter',
-  ['@lsp.type.player.box'] = 'BoxlsPlayer',
-  ['@lsp.type.box.box'] = 'BoxlsBox',
-  ['@lsp.type.target.box'] = 'BoxlsTarget',
-  ['@lsp.type.number.box'] = '@number',
-  ['@lsp.type.comment.box'] = '@comment',
-  ['@lsp.type.walk.box'] = '@function',
-  ['@lsp.type.push.box'] = '@keyword.return',
-  ['@lsp.typemod.free.dead.box'] = 'BoxlsDead',
-  ['@lsp.typemod.box.dead.box'] = 'BoxlsDead',
-  ['@lsp.typemod.player.dead.box'] = 'BoxlsDead',
-}
+-- Semantic tokens: each of the server's token types and modifiers (checked against
+-- `boxls lsp --print-schema` by test/e2e.lua) linked to a group. `default = true` lets
+-- a colorscheme or the user override any of them.
+local links = {}
+local boxls = require('boxls')
+for type, group in pairs(boxls.TOKEN_TYPES) do
+  links['@lsp.type.' .. type .. '.box'] = group
+end
+for modifier, by_type in pairs(boxls.TOKEN_MODIFIERS) do
+  for type, group in pairs(by_type) do
+    links['@lsp.typemod.' .. type .. '.' .. modifier .. '.box'] = group
+  end
+end
 
 local function set_highlights()
   for name, hl in pairs(palette[vim.o.background] or palette.dark) do

@@ -42,6 +42,17 @@ end
 
 local boxls = require('boxls')
 
+-- `publishDiagnostics` received per URI (`boxls/settled` says how many were sent; its
+-- answer may overtake the last of them).
+local published = {}
+local publish = vim.lsp.handlers['textDocument/publishDiagnostics']
+vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, result, ctx, config)
+  if result and result.uri then
+    published[result.uri] = (published[result.uri] or 0) + 1
+  end
+  return publish(err, result, ctx, config)
+end
+
 -- What the plugin says (vim.notify), kept to check it.
 local notes = {}
 local original_notify = vim.notify
@@ -176,6 +187,164 @@ local function count_matching(ls, pattern)
   return n
 end
 
+--- The plugin's copies of the server's shared facts equal what `boxls lsp
+--- --print-schema` prints: every configuration key's default in lsp/boxls.lua (and no
+--- key the server does not know), and the semantic token legend in TOKEN_TYPES /
+--- TOKEN_MODIFIERS (the highlight links of plugin/boxls.lua).
+local function check_schema(exe)
+  local r = vim.system({ exe, 'lsp', '--print-schema' }, { text = true }):wait()
+  local okj, schema = pcall(vim.json.decode, r.stdout or '')
+  if not check(r.code == 0 and okj and type(schema) == 'table', '`boxls lsp --print-schema` prints JSON', (r.stderr or '') .. (r.stdout or '')) then
+    return
+  end
+  local settings = dofile(root .. '/editors/nvim/lsp/boxls.lua').settings
+  local known, wrong = {}, {}
+  for _, entry in ipairs(schema.configuration or {}) do
+    known[entry.key] = true
+    local mine = vim.tbl_get(settings, unpack(vim.split(entry.key, '.', { plain = true })))
+    if mine ~= entry.default then
+      wrong[#wrong + 1] = string.format('%s: lsp/boxls.lua %s, server %s', entry.key, vim.inspect(mine), vim.inspect(entry.default))
+    end
+  end
+  local function leaves(t, prefix)
+    for k, v in pairs(t) do
+      local key = prefix .. k
+      if type(v) == 'table' then
+        leaves(v, key .. '.')
+      elseif not known[key] then
+        wrong[#wrong + 1] = key .. ': in lsp/boxls.lua, not a server setting'
+      end
+    end
+  end
+  leaves(settings, '')
+  check(#wrong == 0 and next(known) ~= nil, string.format('lsp/boxls.lua: the defaults of the server\'s %d settings, and no other key', vim.tbl_count(known)), table.concat(wrong, '\n'))
+  local legend = schema.semanticTokens or {}
+  local types, modifiers = vim.deepcopy(legend.types or {}), vim.deepcopy(legend.modifiers or {})
+  table.sort(types)
+  table.sort(modifiers)
+  local my_types, my_modifiers = vim.tbl_keys(boxls.TOKEN_TYPES), vim.tbl_keys(boxls.TOKEN_MODIFIERS)
+  table.sort(my_types)
+  table.sort(my_modifiers)
+  local typed = true
+  for _, by_type in pairs(boxls.TOKEN_MODIFIERS) do
+    for type in pairs(by_type) do
+      typed = typed and boxls.TOKEN_TYPES[type] ~= nil
+    end
+  end
+  check(
+    vim.deep_equal(types, my_types) and vim.deep_equal(modifiers, my_modifiers) and typed,
+    'semantic token legend: the server\'s types and modifiers, each linked to a group',
+    string.format('server %s / %s\nplugin %s / %s', table.concat(types, ' '), table.concat(modifiers, ' '), table.concat(my_types, ' '), table.concat(my_modifiers, ' '))
+  )
+  check(vim.fn.hlexists('@lsp.type.rock.box') == 1 and vim.fn.hlexists('@lsp.typemod.free.dead.box') == 1, 'plugin/boxls.lua links the legend\'s groups')
+end
+
+--- The floating windows open now.
+local function floats()
+  return vim.tbl_filter(function(win)
+    return vim.api.nvim_win_get_config(win).relative ~= ''
+  end, vim.api.nvim_list_wins())
+end
+
+--- The waiting paths, made certain: a scripted server (test/fake_server.py) reports the
+--- maze `solving` and holds `boxls/settled` until the test releases it. :BoxSolve,
+--- :BoxPlay and :BoxSolveAll each say they wait, do nothing while held, and finish
+--- when released; they ask `boxls/maze` once before and once after (no polling).
+local function check_waiting(tmp)
+  vim.lsp.config('boxls', { cmd = { 'python3', here .. '/fake_server.py' } })
+  local held = tmp .. '/held.box'
+  copy(here .. '/fixtures/held.box', held)
+  local buf = open(held)
+  local fake = boxls.client(buf)
+  if not check(attached(buf) and (boxls.client(buf).server_info or {}).name == 'boxls-fake', 'the scripted server attaches to held.box (setup\'s config with another cmd)') then
+    return
+  end
+  fake = assert(boxls.client(buf))
+  local text = { '1 4', 'SB.T', '0 0' }
+  local function stats()
+    local r = fake:request_sync('fake/stats', {}, TIMEOUT, buf)
+    return r and r.result or {}
+  end
+  --- Holds `what` for a while — a plugin asking every 200 ms would ask again meanwhile —
+  --- then checks it asked `boxls/maze` and `boxls/settled` once each so far.
+  local function check_no_polling(before, what)
+    vim.wait(600)
+    local s = stats()
+    local asked = (s['boxls/maze'] or 0) - (before['boxls/maze'] or 0)
+    local settled = (s['boxls/settled'] or 0) - (before['boxls/settled'] or 0)
+    check(asked == 1 and settled == 1, what .. ' waits on boxls/settled: one boxls/maze request while held, no polling', vim.inspect(s))
+  end
+
+  -- :BoxSolve
+  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  local before, from = stats(), #notes + 1
+  vim.cmd('BoxSolve')
+  local said = noted('Maze #1', from)
+  check(said == 'boxls: Maze #1 is still being solved; its solution is written when it is found', ':BoxSolve on a maze still being solved says it waits', said)
+  check_no_polling(before, ':BoxSolve')
+  check(vim.deep_equal(lines(buf), text), ':BoxSolve writes nothing while the maze is being solved', table.concat(lines(buf), '\n'))
+  from = #notes + 1
+  fake:notify('fake/release', {})
+  said = noted('is solved', from)
+  check(said == 'boxls: Maze #1 is solved; its solution is written (2 pushes · 2 moves)', ':BoxSolve, once solved, says it wrote the solution', said)
+  check(wait_for(function()
+    return lines(buf)[3] == '; solution: EE'
+  end), ':BoxSolve, once solved, writes the line after the maze', table.concat(lines(buf), '\n'))
+
+  -- :BoxPlay
+  fake:notify('fake/hold', {})
+  before, from = stats(), #notes + 1
+  vim.cmd('BoxPlay')
+  said = noted('Maze #1', from)
+  check(said == 'boxls: Maze #1 is still being solved; it plays when solved', ':BoxPlay on a maze still being solved says it waits', said)
+  check_no_polling(before, ':BoxPlay')
+  check(#floats() == 0, ':BoxPlay opens no window while the maze is being solved')
+  fake:notify('fake/release', {})
+  local opened = wait_for(function()
+    return #floats() == 1
+  end)
+  check(opened, ':BoxPlay, once solved, opens the player window')
+  if opened then
+    local pbuf = vim.api.nvim_win_get_buf(floats()[1])
+    local function shown(keys, board, status)
+      vim.api.nvim_feedkeys(keys, 'x', false)
+      local l = vim.api.nvim_buf_get_lines(pbuf, 0, -1, false)
+      return check(vim.trim(l[1]) == board and l[2]:find(status, 1, true) == 1, string.format(':BoxPlay `%s`: %s, %s', keys, board, status), table.concat(l, '\n'))
+    end
+    shown('0', '●■·◎', 'move 0 of 2 · push 0 of 2 · paused')
+    shown('l', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused')
+    shown('$', '··●▣', 'move 2 of 2 · push 2 of 2 · end')
+    vim.api.nvim_feedkeys('q', 'x', false)
+    check(wait_for(function()
+      return #floats() == 0
+    end), ':BoxPlay: q closes the window')
+  end
+
+  -- :BoxSolveAll
+  fake:notify('fake/hold', {})
+  vim.api.nvim_buf_set_lines(buf, 2, 3, false, {})
+  before, from = stats(), #notes + 1
+  vim.cmd('BoxSolveAll')
+  said = noted('still being solved', from)
+  check(said == 'boxls: 1 maze still being solved; the solutions are written when it is found', ':BoxSolveAll with a maze still being solved says it waits', said)
+  vim.wait(600)
+  local s = stats()
+  check((s['boxls/mazes'] or 0) - (before['boxls/mazes'] or 0) == 1, ':BoxSolveAll waits on boxls/settled: one boxls/mazes request while held', vim.inspect(s))
+  check(vim.deep_equal(lines(buf), text), ':BoxSolveAll writes nothing while a maze is being solved', table.concat(lines(buf), '\n'))
+  from = #notes + 1
+  fake:notify('fake/release', {})
+  said = noted('written', from)
+  check(said == 'boxls: 1 solution written (Maze #1)', ':BoxSolveAll, once solved, says what it wrote', said)
+  check(wait_for(function()
+    return lines(buf)[3] == '; solution: EE'
+  end), ':BoxSolveAll, once solved, writes the line', table.concat(lines(buf), '\n'))
+
+  fake:stop()
+  check(wait_for(function()
+    return fake:is_stopped()
+  end, 5000), 'the scripted server exits after shutdown/exit')
+end
+
 local function main()
   local tmp = vim.fn.tempname()
   vim.fn.mkdir(tmp, 'p')
@@ -199,6 +368,7 @@ local function main()
     vim.inspect({ cmd = cfg.cmd, filetypes = cfg.filetypes })
   )
   check(vim.lsp.is_enabled('boxls'), 'setup() enables the boxls config')
+  check_schema(exe)
 
   ---------------------------------------------------------------------------
   -- A broken file: diagnostics with their codes and exact positions.
@@ -309,6 +479,7 @@ local function main()
 
   local sol3 = '; solution: eennwwWWWWeeeeeesswwwwwwwnNN'
   vim.api.nvim_win_set_cursor(0, { 9, 3 }) -- maze 3, the box's row
+  from = #notes + 1
   vim.cmd('BoxSolve')
   wait_for(function()
     return lines(sbuf)[13] == sol3
@@ -316,6 +487,8 @@ local function main()
   local l = lines(sbuf)
   log('      after :BoxSolve in maze 3, line 13: %q, line 14: %q', l[13] or '', l[14] or '')
   check(l[13] == sol3 and l[14] == '8 4', ':BoxSolve writes maze 3 solution right after its last row')
+  said = noted('Maze #3', from)
+  check(said == 'boxls: Maze #3 is solved; its solution is written (6 pushes · 28 moves)', ':BoxSolve says what it wrote (a maze already solved)', said)
 
   -- Spoil it, and :BoxSolve replaces it instead of adding a second line.
   vim.api.nvim_buf_set_lines(sbuf, 12, 13, false, { '; solution: eennww' })
@@ -356,7 +529,13 @@ local function main()
   -- The written solutions are legal and optimal: once the hints have settled again,
   -- the only diagnostic left is maze 2's `unsolvable` (its header is now line 3).
   ok, hs = settled_hints(sbuf, 4)
-  vim.wait(500)
+  -- `boxls/settled` answers after the last publication for the current version.
+  local settled = client:request_sync('boxls/settled', { textDocument = vim.lsp.util.make_text_document_params(sbuf) }, TIMEOUT, sbuf)
+  check(settled and settled.result and settled.result.version == vim.lsp.util.buf_versions[sbuf], 'boxls/settled answers for the buffer\'s version', vim.inspect(settled))
+  local uri = vim.uri_from_bufnr(sbuf)
+  check(wait_for(function()
+    return settled ~= nil and settled.result ~= nil and (published[uri] or 0) >= settled.result.published
+  end), 'every publishDiagnostics boxls/settled counts has arrived', vim.inspect({ settled = settled, seen = published[uri] }))
   local skeys = table.concat(diag_keys(sbuf), ' ')
   log('      after the edits: hints %s; diagnostics: %s', hints_str(hs), skeys)
   check(ok and skeys == 'unsolvable@3:0-3:3/W', 'the inserted solutions raise no diagnostic (only maze 2 is unsolvable)')
@@ -381,6 +560,7 @@ local function main()
   local abuf = open(sample_all)
   check(attached(abuf), 'boxls attaches to a third .box buffer')
   settled_hints(abuf, 4)
+  from = #notes + 1
   vim.cmd('BoxSolveAll')
   wait_for(function()
     return count_matching(lines(abuf), '^; solution:') == 3
@@ -394,6 +574,8 @@ local function main()
       == '; solution: EEEEE|' .. sol3 .. '|; solution: swwwnnnnnneeesssSSS',
     ':BoxSolveAll writes the three solutions'
   )
+  said = noted('written', from)
+  check(said == 'boxls: 3 solutions written (Maze #1, #3, #4)', ':BoxSolveAll says which mazes it wrote', said)
   from = #notes + 1
   vim.cmd('BoxSolveAll')
   said = noted('no solution to write', from)
@@ -413,9 +595,17 @@ local function main()
   check(wait_for(function()
     return client:is_stopped()
   end, 5000), 'the server exits after shutdown/exit')
+
+  check_waiting(tmp)
 end
 
-local ok, err = xpcall(main, debug.traceback)
+-- BOXLS_E2E_ONLY=waiting runs only the scripted-server part (no boxls needed).
+local ok, err = xpcall(vim.env.BOXLS_E2E_ONLY == 'waiting' and function()
+  local tmp = vim.fn.tempname()
+  vim.fn.mkdir(tmp, 'p')
+  boxls.setup()
+  check_waiting(tmp)
+end or main, debug.traceback)
 if not ok then
   check(false, 'the test ran to its end', err)
 end

@@ -18,6 +18,27 @@ M.SOLVE_KIND = 'refactor.rewrite'
 --- Kind of the server's source action that writes every maze's solution line.
 M.SOLVE_ALL_KIND = 'source.boxls.insertAllSolutions'
 
+--- The server's semantic token types, each linked to the group it is drawn with
+--- (`@lsp.type.<type>.box`). test/e2e.lua checks these against the legend
+--- `boxls lsp --print-schema` prints.
+M.TOKEN_TYPES = {
+  rock = '@keyword',
+  free = '@punctuation.delimiter',
+  player = 'BoxlsPlayer',
+  box = 'BoxlsBox',
+  target = 'BoxlsTarget',
+  number = '@number',
+  comment = '@comment',
+  walk = '@function',
+  push = '@keyword.return',
+}
+
+--- The server's semantic token modifiers: for each, the types it changes the look of
+--- (`@lsp.typemod.<type>.<modifier>.box`), checked against the legend too.
+M.TOKEN_MODIFIERS = {
+  dead = { free = 'BoxlsDead', box = 'BoxlsDead', player = 'BoxlsDead' },
+}
+
 --- How `vim.diagnostic` shows boxls' diagnostics unless `setup({ diagnostics = ... })`
 --- says otherwise: the message at the end of the line, worst first.
 M.DIAGNOSTICS = { virtual_text = { spacing = 2 }, severity_sort = true }
@@ -98,91 +119,163 @@ function M.client(bufnr)
 end
 
 ---------------------------------------------------------------------------
--- Which maze is under the cursor, and what became of it.
+-- The mazes as the server knows them: its typed requests (README, "Custom requests").
+-- What a maze's state means is read from `status` and the fields beside it, never
+-- from the server's messages.
 
---- The mazes of `bufnr` as the server sees them: one document symbol each (`name`
---- `Maze #k (r×c)`, `detail` the summary: counts, `unsolvable`, `solving…`,
---- `not solved: …`, or nil for a maze with errors).
----@param client vim.lsp.Client
----@param bufnr integer
----@param callback fun(symbols: lsp.DocumentSymbol[]?, err: string?)
-function M.mazes(client, bufnr, callback)
-  local params = { textDocument = vim.lsp.util.make_text_document_params(bufnr) }
-  client:request('textDocument/documentSymbol', params, function(err, symbols)
-    callback(not err and type(symbols) == 'table' and symbols or (not err and {} or nil), err and err.message)
+---@class boxls.MazeState
+---@field version integer document version this describes
+---@field maze integer 1-based maze number
+---@field headerLine integer 0-based line of its header
+---@field lastLine integer 0-based line of its last row
+---@field rows integer
+---@field cols integer
+---@field status 'solved'|'solving'|'unsolvable'|'invalid'|'tooLarge'|'timedOut'|'failed'
+---@field reason string? the sentence to show when status is not "solved"
+---@field pushes integer?
+---@field moves integer?
+---@field solution string?
+---@field recorded { moves: string, optimal: boolean }?
+---@field firstError { range: lsp.Range, code: string, message: string }?
+
+--- Decodes an answer's JSON `null` (vim.NIL) and missing fields alike as nil.
+local function value(x)
+  return x ~= vim.NIL and x or nil
+end
+
+--- `boxls/maze`: the state of the maze at `position` (nil: no maze there).
+---@param callback fun(state: boxls.MazeState?, err: string?)
+function M.maze(client, bufnr, position, callback)
+  local params = { textDocument = vim.lsp.util.make_text_document_params(bufnr), position = position }
+  client:request('boxls/maze', params, function(err, state)
+    callback(type(state) == 'table' and state or nil, err and err.message)
   end, bufnr)
 end
 
---- The maze whose lines contain `lnum` (0-based), or nil if there is none.
+--- `boxls/mazes`: every maze of `bufnr`.
+---@param callback fun(result: { version: integer, mazes: boxls.MazeState[] }?, err: string?)
+function M.mazes(client, bufnr, callback)
+  local params = { textDocument = vim.lsp.util.make_text_document_params(bufnr) }
+  client:request('boxls/mazes', params, function(err, result)
+    callback(type(result) == 'table' and result or nil, err and err.message)
+  end, bufnr)
+end
+
+--- `boxls/settled`: answers once the buffer's current version is solved and published.
+---@param callback fun(result: { version: integer, published: integer }?, err: string?)
+function M.settled(client, bufnr, callback)
+  local params = { textDocument = vim.lsp.util.make_text_document_params(bufnr) }
+  client:request('boxls/settled', params, function(err, result)
+    callback(type(result) == 'table' and result or nil, err and err.message)
+  end, bufnr)
+end
+
+--- Asks `ask(done)` for a state; while `solving(state)` holds, calls `on_wait(state)`
+--- (once) and asks again when the server has settled — no timer, no polling. An edit
+--- while waiting makes a new version to wait for; a state still solving for the very
+--- version the server said was settled is an error (the server broke its word).
 ---@param client vim.lsp.Client
 ---@param bufnr integer
----@param lnum integer
----@param callback fun(symbol: lsp.DocumentSymbol?, err: string?)
-function M.maze_at(client, bufnr, lnum, callback)
-  M.mazes(client, bufnr, function(symbols, err)
-    for _, symbol in ipairs(symbols or {}) do
-      if symbol.range.start.line <= lnum and lnum <= symbol.range['end'].line then
-        return callback(symbol)
+---@param ask fun(done: fun(state: table?, err: string?))
+---@param solving fun(state: table): boolean
+---@param on_wait fun(state: table)
+---@param callback fun(state: table?, err: string?)
+function M.when_settled(client, bufnr, ask, solving, on_wait, callback)
+  local waited = false
+  local settled_version
+  local function attempt()
+    ask(function(state, err)
+      if err or not state or not solving(state) then
+        return callback(state, err)
       end
-    end
-    callback(nil, err)
-  end)
-end
-
---- The diagnostics of `bufnr` on lines `first..last` (0-based), of `severity` if given.
-local function diagnostics_in(bufnr, first, last, severity)
-  return vim.tbl_filter(function(d)
-    return d.lnum >= first and d.lnum <= last
-  end, vim.diagnostic.get(bufnr, { severity = severity }))
-end
-
---- Why the maze `symbol` has no solution to write, in words.
----@param bufnr integer
----@param symbol lsp.DocumentSymbol
----@return string
-function M.why_no_solution(bufnr, symbol)
-  local name = symbol.name:match('^(Maze #%d+)') or symbol.name
-  local first, last = symbol.range.start.line, symbol.range['end'].line
-  local detail = symbol.detail
-  local function first_message(ds)
-    table.sort(ds, function(a, b)
-      return a.lnum < b.lnum or (a.lnum == b.lnum and a.col < b.col)
+      if settled_version and state.version <= settled_version then
+        return callback(nil, string.format('the server settled version %d but still reports it solving', settled_version))
+      end
+      if not waited then
+        waited = true
+        on_wait(state)
+      end
+      M.settled(client, bufnr, function(result, settled_err)
+        if settled_err or not result then
+          return callback(nil, 'boxls/settled failed: ' .. (settled_err or 'no answer'))
+        end
+        if not vim.api.nvim_buf_is_valid(bufnr) then
+          return
+        end
+        settled_version = result.version
+        attempt()
+      end)
     end)
-    local d = ds[1]
-    return d and string.format('line %d: %s', d.lnum + 1, d.message) or nil
   end
-  if detail == nil then
-    local errors = diagnostics_in(bufnr, first, last, vim.diagnostic.severity.ERROR)
+  attempt()
+end
+
+--- The state of the maze at `position` once it is no longer being solved.
+function M.maze_when_solved(client, bufnr, position, on_wait, callback)
+  M.when_settled(client, bufnr, function(done)
+    M.maze(client, bufnr, position, done)
+  end, function(state)
+    return state.status == 'solving'
+  end, on_wait, callback)
+end
+
+local function plural(n, one, many)
+  return string.format('%d %s', n, n == 1 and one or (many or one .. 's'))
+end
+
+--- `P pushes · M moves` of a solved maze.
+---@param state boxls.MazeState
+function M.counts(state)
+  return plural(value(state.pushes) or 0, 'push', 'pushes') .. ' · ' .. plural(value(state.moves) or 0, 'move')
+end
+
+--- What `status` says about a maze that has no solution to show when the server gives
+--- no reason (its `reason` is shown after `Maze #k is`: `unsolvable: …`, `not solved: …`).
+local NOT_SOLVED = {
+  unsolvable = 'unsolvable',
+  tooLarge = 'not solved: too large',
+  timedOut = 'not solved: out of time',
+  failed = 'not solved',
+}
+
+--- Why the maze `state` has no solution to write or play, in words: its status, and
+--- the server's reason or first error.
+---@param bufnr integer
+---@param state boxls.MazeState
+---@return string
+function M.why_no_solution(bufnr, state)
+  local name = 'Maze #' .. state.maze
+  if state.status == 'invalid' then
+    -- The errors of the maze's lines (at least the one the server names).
+    local errors = #vim.tbl_filter(function(d)
+      return d.lnum >= state.headerLine and d.lnum <= state.lastLine
+    end, vim.diagnostic.get(bufnr, { severity = vim.diagnostic.severity.ERROR }))
+    local first = value(state.firstError)
+    errors = math.max(errors, first and 1 or 0)
     return string.format(
-      '%s has %d error%s; fix %s first%s',
+      '%s has %s; fix %s first%s',
       name,
-      #errors,
-      #errors == 1 and '' or 's',
-      #errors == 1 and 'it' or 'them',
-      errors[1] and (' (' .. first_message(errors) .. ')') or ''
+      plural(errors, 'error'),
+      errors == 1 and 'it' or 'them',
+      first and string.format(' (line %d: %s)', first.range.start.line + 1, first.message) or ''
     )
-  elseif detail == 'unsolvable' then
-    local why = vim.tbl_filter(function(d)
-      return d.code == 'unsolvable'
-    end, diagnostics_in(bufnr, first, last))
-    local reason = why[1] and why[1].message:gsub('^this maze is unsolvable:%s*', '') or nil
-    return string.format('%s is unsolvable%s', name, reason and (': ' .. reason) or '')
-  elseif detail:find('^solving') then
-    return name .. ' is still being solved'
-  elseif detail:find('^not solved') then
-    local why = vim.tbl_filter(function(d)
-      return d.code == 'too-large' or d.code == 'internal-error'
-    end, diagnostics_in(bufnr, first, last))
-    return string.format('%s is %s', name, why[1] and why[1].message or detail)
+  elseif state.status == 'solved' then
+    local recorded = value(state.recorded)
+    if recorded and recorded.optimal then
+      return string.format('%s already records its optimal solution (%s)', name, M.counts(state))
+    end
+    return string.format('%s is solved (%s)', name, M.counts(state))
   end
-  return string.format('%s already records its optimal solution (%s)', name, detail)
+  if state.status == 'solving' then
+    return name .. ' is still being solved'
+  end
+  return string.format('%s is %s', name, value(state.reason) or NOT_SOLVED[state.status] or tostring(state.status))
 end
 
 ---------------------------------------------------------------------------
 -- :BoxSolve and :BoxSolveAll
 
---- Requests the code actions of `kind` at `range` (the cursor's when it was asked) and
---- applies the first one.
+--- Requests the code actions of `kind` at `range` and applies the first one.
 ---@param client vim.lsp.Client
 ---@param bufnr integer
 ---@param range lsp.Range
@@ -238,62 +331,58 @@ function M.apply_code_action(client, bufnr, action)
   return action.edit ~= nil or command ~= nil
 end
 
---- How long `:BoxSolve` and `:BoxPlay` wait at most for a maze still being solved. The server stops a
---- solve at its time limit (the maze is then "not solved"), so this is only a backstop:
---- three times that limit and a little more.
-function M.solve_wait_ms(client)
-  local timeout = vim.tbl_get(client.settings or {}, 'boxls', 'solve', 'timeoutMs')
-  return 3 * (tonumber(timeout) or 10000) + 5000
+--- The range of a maze's header line (where its code actions are asked for).
+---@param state boxls.MazeState
+local function header_range(state)
+  local at = { line = state.headerLine, character = 0 }
+  return { start = at, ['end'] = at }
 end
 
---- Writes (or replaces) the `; solution:` line of the maze under the cursor. If that maze
---- is still being solved, says so and writes it when the solve is done; otherwise, if
---- there is nothing to write, says why.
+--- Whether a solved maze has a solution line to write: none recorded, or not optimal.
+---@param state boxls.MazeState
+local function to_write(state)
+  local recorded = value(state.recorded)
+  return state.status == 'solved' and not (recorded and recorded.optimal)
+end
+
+--- Writes (or replaces) the `; solution:` line of the maze under the cursor and says
+--- what it wrote. If that maze is still being solved, says so and writes it when the
+--- solve is done; otherwise, if there is nothing to write, says why.
 function M.solve()
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client(bufnr)
   if not client then
     return notify('the language server is not attached to this buffer (see :checkhealth boxls)', vim.log.levels.WARN)
   end
-  local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
-  -- Every attempt asks about the maze under the cursor now, wherever the cursor goes next.
-  local range = vim.lsp.util.make_range_params(0, client.offset_encoding).range
-  local deadline = vim.uv.now() + M.solve_wait_ms(client)
-  local waiting = nil ---@type string? the maze waited for
-  -- `solved_seen`: the maze was reported solved after an attempt found no action; the
-  -- solve may have finished between the two requests, so one more attempt decides.
-  local function attempt(solved_seen)
-    apply_action(client, bufnr, range, M.SOLVE_KIND, function(applied)
-      if applied then
-        if waiting then
-          notify(waiting .. ' is solved; its solution is written')
-        end
-        return
+  -- The maze under the cursor now, wherever the cursor goes while it is solved.
+  local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
+  local function attempt(tries)
+    M.maze_when_solved(client, bufnr, position, function(state)
+      notify(M.why_no_solution(bufnr, state) .. '; its solution is written when it is found')
+    end, function(state, err)
+      if err or not state then
+        return notify(err or 'no maze under the cursor', vim.log.levels.WARN)
       end
-      M.maze_at(client, bufnr, lnum, function(symbol, err)
-        if err or not symbol then
-          return notify(err or 'no maze under the cursor', vim.log.levels.WARN)
+      if not to_write(state) then
+        return notify(M.why_no_solution(bufnr, state), state.status == 'solved' and vim.log.levels.INFO or vim.log.levels.WARN)
+      end
+      apply_action(client, bufnr, header_range(state), M.SOLVE_KIND, function(applied)
+        if applied then
+          return notify(string.format('Maze #%d is solved; its solution is written (%s)', state.maze, M.counts(state)))
         end
-        local solving = (symbol.detail or ''):find('^solving') ~= nil
-        if solving and vim.uv.now() < deadline and vim.api.nvim_buf_is_valid(bufnr) then
-          if not waiting then
-            waiting = symbol.name:match('^(Maze #%d+)') or symbol.name
-            notify(M.why_no_solution(bufnr, symbol) .. '; its solution is written when it is found')
-          end
-          return vim.defer_fn(attempt, 200)
+        -- The text changed between the two requests: ask again about the new version.
+        if tries < 3 then
+          return attempt(tries + 1)
         end
-        if not solved_seen and (symbol.detail or ''):find(' push') then
-          return attempt(true)
-        end
-        notify(M.why_no_solution(bufnr, symbol), vim.log.levels.WARN)
+        notify(string.format('the server offered no solution line for Maze #%d', state.maze), vim.log.levels.WARN)
       end)
     end)
   end
-  attempt()
+  attempt(1)
 end
 
---- Writes (or replaces) the `; solution:` line of every solved maze in the buffer, or
---- says why there is none to write.
+--- Writes (or replaces) the `; solution:` line of every solved maze in the buffer and
+--- says which; waits for mazes still being solved; or says why there is none to write.
 function M.solve_all()
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client(bufnr)
@@ -301,29 +390,50 @@ function M.solve_all()
     return notify('the language server is not attached to this buffer (see :checkhealth boxls)', vim.log.levels.WARN)
   end
   local range = vim.lsp.util.make_range_params(0, client.offset_encoding).range
-  apply_action(client, bufnr, range, M.SOLVE_ALL_KIND, function(applied)
-    if applied then
-      return
+  local function solving(mazes)
+    return #vim.tbl_filter(function(state)
+      return state.status == 'solving'
+    end, mazes.mazes)
+  end
+  M.when_settled(client, bufnr, function(done)
+    M.mazes(client, bufnr, done)
+  end, function(mazes)
+    return solving(mazes) > 0
+  end, function(mazes)
+    local n = solving(mazes)
+    notify(string.format('%s still being solved; the solutions are written when %s found', plural(n, 'maze'), n == 1 and 'it is' or 'they are'))
+  end, function(mazes, err)
+    if err or not mazes then
+      return notify(err or 'boxls/mazes: no answer', vim.log.levels.WARN)
     end
-    M.mazes(client, bufnr, function(symbols)
-      local counts, order = {}, { 'recorded', 'unsolvable', 'with errors', 'not solved', 'still being solved' }
-      for _, symbol in ipairs(symbols or {}) do
-        local d = symbol.detail
-        local what = d == nil and 'with errors'
-          or d == 'unsolvable' and 'unsolvable'
-          or d:find('^solving') and 'still being solved'
-          or d:find('^not solved') and 'not solved'
-          or 'recorded'
+    local written = {}
+    local counts, order = {}, { 'already optimal', 'unsolvable', 'with errors', 'not solved' }
+    for _, state in ipairs(mazes.mazes) do
+      if to_write(state) then
+        written[#written + 1] = '#' .. state.maze
+      else
+        local what = state.status == 'solved' and 'already optimal'
+          or state.status == 'unsolvable' and 'unsolvable'
+          or state.status == 'invalid' and 'with errors'
+          or 'not solved'
         counts[what] = (counts[what] or 0) + 1
       end
-      local parts = {}
-      for _, what in ipairs(order) do
-        if counts[what] then
-          parts[#parts + 1] = string.format('%d %s', counts[what], what == 'recorded' and 'already optimal' or what)
+    end
+    if #written > 0 then
+      return apply_action(client, bufnr, range, M.SOLVE_ALL_KIND, function(applied)
+        if applied then
+          return notify(string.format('%s written (Maze %s)', plural(#written, 'solution'), table.concat(written, ', ')))
         end
+        notify('the server offered no solution lines to write', vim.log.levels.WARN)
+      end)
+    end
+    local parts = {}
+    for _, what in ipairs(order) do
+      if counts[what] then
+        parts[#parts + 1] = string.format('%d %s', counts[what], what)
       end
-      notify('no solution to write (' .. (#parts > 0 and table.concat(parts, ', ') or 'no mazes') .. ')', vim.log.levels.WARN)
-    end)
+    end
+    notify('no solution to write (' .. (#parts > 0 and table.concat(parts, ', ') or 'no mazes') .. ')', vim.log.levels.WARN)
   end)
 end
 

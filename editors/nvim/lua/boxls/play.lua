@@ -1,7 +1,12 @@
 -- :BoxPlay — the optimal solution of the maze under the cursor, played in a floating
--- window: the board in Unicode glyphs with the plugin's highlights, one frame per move
--- (from the server's `boxls/replay`), a `move k of M · push p of P` line, and keys:
--- space pause/play, h/← l/→ one move back/forward, 0/$ first/last, q/Esc close.
+-- window: the board in Unicode glyphs with the plugin's highlights, a `move k of M · push
+-- p of P` line, and keys: space pause/play, h/← l/→ one move back/forward, 0/$ first/last,
+-- f fit the whole maze in the window (or back to the cells around the box), q/Esc close.
+--
+-- A maze larger than the window is shown through a viewport that follows the box. The
+-- moves are played out here from the server's start and move string (`boxls/replay` with
+-- `frames: false`): four integers per move, and each frame draws only the cells in view,
+-- so a 2000×2000 maze plays at the same speed as a small one.
 local M = {}
 
 local boxls = require('boxls')
@@ -29,33 +34,79 @@ local HL = {
 local PLAY_MS = 15000
 local MIN_STEP_MS, MAX_STEP_MS = 40, 300
 
+local DIRS = { n = { -1, 0 }, s = { 1, 0 }, e = { 0, 1 }, w = { 0, -1 } }
+
 local ns = vim.api.nvim_create_namespace('boxls.play')
 
 ---@class boxls.Replay
 ---@field rows integer
 ---@field cols integer
 ---@field cells string[]
----@field moves string|integer the optimal move string (or its length)
+---@field moves string the optimal move string
 ---@field pushes integer
----@field frames { player: integer[], box: integer[] }[]
+---@field start { player: integer[], box: integer[] } 0-based (row, column)
 ---@field dead integer[][]
+
+---@class boxls.Fit
+---@field kr integer maze rows per screen cell
+---@field kc integer maze columns per screen cell
+---@field h integer board rows drawn
+---@field w integer board columns drawn
+---@field kinds string[][] the static kind of each block (rock, free, target)
 
 ---@class boxls.Player
 ---@field replay boxls.Replay
 ---@field title string
----@field frame integer 0-based: frames[frame + 1] is shown
----@field pushes_at integer[] pushes done by frame k, at [k + 1]
+---@field frame integer 0-based: the position after `frame` moves is shown
+---@field count integer moves in the solution
+---@field pr integer[] player row after k moves, at [k] (k = 0..count)
+---@field pc integer[]
+---@field br integer[] box row after k moves
+---@field bc integer[]
+---@field pushes_at integer[] pushes done after k moves, at [k]
 ---@field dead table<integer, true> row * cols + col of each dead square
 ---@field top integer first maze row in view (0-based)
 ---@field left integer first maze column in view (0-based)
 ---@field height integer board rows shown
 ---@field width integer board columns shown
----@field count integer moves in the solution: frames - 1
----@field indent integer spaces before each board row (the board is centred)
+---@field win_w integer
+---@field large boolean the maze does not fit in the window
+---@field fitting boolean the whole maze is shown scaled down (`f`)
+---@field fit boxls.Fit? computed on the first `f`
 ---@field playing boolean
 ---@field buf integer
 ---@field win integer
 ---@field timer uv.uv_timer_t?
+
+--- Plays `replay.moves` out from the start: player and box after each move, and the
+--- pushes done by then (a move onto the box pushes it). Stops at a move that leaves
+--- the board (never for the server's own solution).
+---@param p boxls.Player
+local function play_out(p)
+  local replay = p.replay
+  local start = replay.start
+  local pr, pc, br, bc = start.player[1], start.player[2], start.box[1], start.box[2]
+  p.pr, p.pc, p.br, p.bc, p.pushes_at = { [0] = pr }, { [0] = pc }, { [0] = br }, { [0] = bc }, { [0] = 0 }
+  local moves, pushes = replay.moves or '', 0
+  local count = 0
+  for k = 1, #moves do
+    local d = DIRS[moves:sub(k, k):lower()]
+    if not d then
+      break
+    end
+    pr, pc = pr + d[1], pc + d[2]
+    if pr == br and pc == bc then
+      br, bc = br + d[1], bc + d[2]
+      pushes = pushes + 1
+    end
+    if pr < 0 or pc < 0 or br < 0 or bc < 0 or pr >= replay.rows or br >= replay.rows or pc >= replay.cols or bc >= replay.cols then
+      break
+    end
+    count = k
+    p.pr[k], p.pc[k], p.br[k], p.bc[k], p.pushes_at[k] = pr, pc, br, bc, pushes
+  end
+  p.count = count
+end
 
 local function key(p, r, c)
   return r * p.replay.cols + c
@@ -64,12 +115,12 @@ end
 --- What is drawn at maze cell (r, c) in the current frame.
 ---@param p boxls.Player
 local function kind_at(p, r, c)
-  local f = p.replay.frames[p.frame + 1]
+  local k = p.frame
   local cell = p.replay.cells[r + 1]:sub(c + 1, c + 1)
   local target = cell == 'T'
-  if f.box[1] == r and f.box[2] == c then
+  if p.br[k] == r and p.bc[k] == c then
     return target and 'box_on_target' or 'box'
-  elseif f.player[1] == r and f.player[2] == c then
+  elseif p.pr[k] == r and p.pc[k] == c then
     return 'player'
   elseif cell == '#' then
     return 'rock'
@@ -79,10 +130,11 @@ local function kind_at(p, r, c)
   return 'free'
 end
 
---- Moves the view so that the box and the player are in it (large mazes).
+--- Moves the view so that the box and the player are in it, a quarter of the view
+--- ahead of the edge it crossed.
 ---@param p boxls.Player
 local function follow(p)
-  local f = p.replay.frames[p.frame + 1]
+  local k = p.frame
   local function fit(first, size, total, a, b)
     local lo, hi = math.min(a, b), math.max(a, b)
     if lo < first then
@@ -92,58 +144,157 @@ local function follow(p)
     end
     return math.max(0, math.min(first, total - size))
   end
-  p.top = fit(p.top, p.height, p.replay.rows, f.box[1], f.player[1])
-  p.left = fit(p.left, p.width, p.replay.cols, f.box[2], f.player[2])
+  p.top = fit(p.top, p.height, p.replay.rows, p.br[k], p.pr[k])
+  p.left = fit(p.left, p.width, p.replay.cols, p.bc[k], p.pc[k])
+end
+
+--- The whole maze in the view: each screen cell stands for a block of `kr` × `kc` maze
+--- cells (twice as many rows as columns: a terminal cell is about twice as tall as wide)
+--- and shows, in this order, the box, the player or the target if the block holds it,
+--- rock if most of its cells are rock, else floor. The blocks' rock/floor/target are
+--- worked out once.
+---@param p boxls.Player
+---@return boxls.Fit
+local function fit_of(p)
+  local rows, cols = p.replay.rows, p.replay.cols
+  local kc = math.max(1, math.ceil(cols / p.width), math.ceil(rows / (2 * p.height)))
+  local kr = 2 * kc
+  local h, w = math.ceil(rows / kr), math.ceil(cols / kc)
+  local rock = {} -- rock[i][j]: rock cells counted in block (i, j)
+  local target_block
+  for i = 0, h - 1 do
+    rock[i] = {}
+    for j = 0, w - 1 do
+      rock[i][j] = 0
+    end
+  end
+  for r = 0, rows - 1 do
+    local row, i = p.replay.cells[r + 1], math.floor(r / kr)
+    local counts = rock[i]
+    for j = 0, w - 1 do
+      local _, n = row:sub(j * kc + 1, (j + 1) * kc):gsub('#', '')
+      counts[j] = counts[j] + n
+    end
+    local t = row:find('T', 1, true)
+    if t then
+      target_block = { i, math.floor((t - 1) / kc) }
+    end
+  end
+  local kinds = {}
+  for i = 0, h - 1 do
+    kinds[i] = {}
+    local cells_r = math.min(rows, (i + 1) * kr) - i * kr
+    for j = 0, w - 1 do
+      local cells = cells_r * (math.min(cols, (j + 1) * kc) - j * kc)
+      kinds[i][j] = 2 * rock[i][j] > cells and 'rock' or 'free'
+    end
+  end
+  if target_block then
+    kinds[target_block[1]][target_block[2]] = 'target'
+  end
+  return { kr = kr, kc = kc, h = h, w = w, kinds = kinds }
+end
+
+--- What is drawn at block (i, j) of the fitted board in the current frame.
+---@param p boxls.Player
+local function fit_kind_at(p, i, j)
+  local f, k = p.fit, p.frame
+  if math.floor(p.br[k] / f.kr) == i and math.floor(p.bc[k] / f.kc) == j then
+    local on_target = p.replay.cells[p.br[k] + 1]:sub(p.bc[k] + 1, p.bc[k] + 1) == 'T'
+    return on_target and 'box_on_target' or 'box'
+  elseif math.floor(p.pr[k] / f.kr) == i and math.floor(p.pc[k] / f.kc) == j then
+    return 'player'
+  end
+  return f.kinds[i][j]
 end
 
 ---@param p boxls.Player
 local function status_line(p)
   local state = p.playing and 'playing' or (p.frame == p.count and 'end' or 'paused')
-  return string.format(
-    'move %d of %d · push %d of %d · %s',
-    p.frame,
-    p.count,
-    p.pushes_at[p.frame + 1],
-    p.replay.pushes,
-    state
-  )
+  local line = string.format('move %d of %d · push %d of %d · %s', p.frame, p.count, p.pushes_at[p.frame], p.replay.pushes, state)
+  if p.fitting then
+    line = line .. string.format(' · fit: %d×%d per cell', p.fit.kr, p.fit.kc)
+  elseif p.large then
+    line = line .. string.format(' · rows %d–%d, cols %d–%d', p.top + 1, p.top + p.height, p.left + 1, p.left + p.width)
+  end
+  return line
 end
 
-local HELP = 'space play/pause · h/l step · q close'
+local HELP = 'space play/pause · h/l step · f fit · q close'
+
+--- One board row: its text and highlight runs { first byte, last byte + 1, group }
+--- (cells of one group side by side make one run).
+local function row_of(indent, n, kind_of, dead_of)
+  local glyphs, runs = { indent }, {}
+  local byte, run = #indent, nil
+  for c = 0, n - 1 do
+    local kind = kind_of(c)
+    local glyph = M.GLYPHS[kind]
+    local group = HL[kind]
+    local dead = dead_of ~= nil and kind ~= 'rock' and dead_of(c) == true
+    if run and run[3] == group and run[4] == dead then
+      run[2] = byte + #glyph
+    else
+      run = { byte, byte + #glyph, group, dead }
+      runs[#runs + 1] = run
+    end
+    glyphs[#glyphs + 1] = glyph
+    byte = byte + #glyph
+  end
+  return table.concat(glyphs), runs
+end
 
 ---@param p boxls.Player
 local function draw(p)
   if not vim.api.nvim_buf_is_valid(p.buf) then
     return
   end
-  follow(p)
-  local lines, marks = {}, {}
-  local indent = string.rep(' ', p.indent)
-  for r = p.top, p.top + p.height - 1 do
-    local glyphs = { indent }
-    local byte = #indent
-    for c = p.left, p.left + p.width - 1 do
-      local kind = kind_at(p, r, c)
-      local glyph = M.GLYPHS[kind]
-      glyphs[#glyphs + 1] = glyph
-      marks[#marks + 1] = { #lines, byte, byte + #glyph, HL[kind] }
-      if p.dead[key(p, r, c)] and kind ~= 'rock' then
-        marks[#marks + 1] = { #lines, byte, byte + #glyph, 'BoxlsDead' }
-      end
-      byte = byte + #glyph
-    end
-    lines[#lines + 1] = table.concat(glyphs)
+  local lines, runs = {}, {}
+  local function add(text, row_runs)
+    lines[#lines + 1] = text
+    runs[#lines] = row_runs or {}
   end
-  lines[#lines + 1] = status_line(p)
-  lines[#lines + 1] = HELP
+  if p.fitting then
+    local f = p.fit
+    local indent = string.rep(' ', math.floor((p.win_w - f.w) / 2))
+    local pad = math.floor((p.height - f.h) / 2)
+    for _ = 1, pad do
+      add('')
+    end
+    for i = 0, f.h - 1 do
+      add(row_of(indent, f.w, function(j)
+        return fit_kind_at(p, i, j)
+      end))
+    end
+    for _ = pad + f.h + 1, p.height do
+      add('')
+    end
+  else
+    follow(p)
+    local indent = string.rep(' ', math.floor((p.win_w - p.width) / 2))
+    for r = p.top, p.top + p.height - 1 do
+      local left = p.left
+      add(row_of(indent, p.width, function(c)
+        return kind_at(p, r, left + c)
+      end, function(c)
+        return p.dead[key(p, r, left + c)]
+      end))
+    end
+  end
+  add(status_line(p))
+  add(HELP, { { 0, #HELP, 'Comment' } })
   vim.bo[p.buf].modifiable = true
   vim.api.nvim_buf_set_lines(p.buf, 0, -1, false, lines)
   vim.bo[p.buf].modifiable = false
   vim.api.nvim_buf_clear_namespace(p.buf, ns, 0, -1)
-  for _, m in ipairs(marks) do
-    vim.api.nvim_buf_set_extmark(p.buf, ns, m[1], m[2], { end_col = m[3], hl_group = m[4] })
+  for i, row_runs in ipairs(runs) do
+    for _, run in ipairs(row_runs) do
+      vim.api.nvim_buf_set_extmark(p.buf, ns, i - 1, run[1], { end_col = run[2], hl_group = run[3] })
+      if run[4] then
+        vim.api.nvim_buf_set_extmark(p.buf, ns, i - 1, run[1], { end_col = run[2], hl_group = 'BoxlsDead' })
+      end
+    end
   end
-  vim.api.nvim_buf_set_extmark(p.buf, ns, #lines - 1, 0, { end_col = #HELP, hl_group = 'Comment' })
 end
 
 ---@param p boxls.Player
@@ -203,6 +354,17 @@ local function show(p, frame)
   draw(p)
 end
 
+--- `f`: the whole maze scaled into the window, or back to the view around the box.
+---@param p boxls.Player
+local function toggle_fit(p)
+  if not p.large then
+    return
+  end
+  p.fit = p.fit or fit_of(p)
+  p.fitting = not p.fitting
+  draw(p)
+end
+
 ---@param p boxls.Player
 local function map_keys(p)
   local function map(lhs, fn)
@@ -231,6 +393,9 @@ local function map_keys(p)
   map('$', function()
     show(p, p.count)
   end)
+  map('f', function()
+    toggle_fit(p)
+  end)
   for _, lhs in ipairs({ 'q', '<Esc>' }) do
     map(lhs, function()
       close(p)
@@ -238,27 +403,12 @@ local function map_keys(p)
   end
 end
 
---- Pushes done by each frame: a move that moves the box is a push.
----@param replay boxls.Replay
-local function pushes_by_frame(replay)
-  local out, n = { 0 }, 0
-  for k = 2, #replay.frames do
-    local a, b = replay.frames[k - 1].box, replay.frames[k].box
-    if a[1] ~= b[1] or a[2] ~= b[2] then
-      n = n + 1
-    end
-    out[k] = n
-  end
-  return out
-end
-
 --- Opens the player window for `replay`.
 ---@param replay boxls.Replay
 ---@param title string
 function M.open_replay(replay, title)
-  local p = { replay = replay, title = title, frame = 0, top = 0, left = 0, playing = false } --[[@as boxls.Player]]
-  p.count = #replay.frames - 1
-  p.pushes_at = pushes_by_frame(replay)
+  local p = { replay = replay, title = title, frame = 0, top = 0, left = 0, playing = false, fitting = false } --[[@as boxls.Player]]
+  play_out(p)
   p.dead = {}
   for _, d in ipairs(replay.dead or {}) do
     p.dead[key(p, d[1], d[2])] = true
@@ -266,17 +416,18 @@ function M.open_replay(replay, title)
   local max_w, max_h = math.max(20, vim.o.columns - 6), math.max(5, vim.o.lines - 8)
   p.width = math.min(replay.cols, max_w)
   p.height = math.min(replay.rows, max_h)
-  local win_w = math.max(p.width, vim.fn.strdisplaywidth(HELP), vim.fn.strdisplaywidth(title) + 2, 32)
+  p.large = p.width < replay.cols or p.height < replay.rows
+  local status_w = p.large and 80 or 0 -- room for the view's rows and columns
+  p.win_w = math.min(max_w, math.max(p.width, vim.fn.strdisplaywidth(HELP), vim.fn.strdisplaywidth(title) + 2, 32, status_w))
   local win_h = p.height + 2
-  p.indent = math.floor((win_w - p.width) / 2)
   p.buf = vim.api.nvim_create_buf(false, true)
   vim.bo[p.buf].bufhidden = 'wipe'
   vim.bo[p.buf].filetype = 'boxplay'
   p.win = vim.api.nvim_open_win(p.buf, true, {
     relative = 'editor',
     row = math.max(0, math.floor((vim.o.lines - win_h) / 2) - 1),
-    col = math.max(0, math.floor((vim.o.columns - win_w) / 2)),
-    width = win_w,
+    col = math.max(0, math.floor((vim.o.columns - p.win_w) / 2)),
+    width = p.win_w,
     height = win_h,
     style = 'minimal',
     border = 'rounded',
@@ -303,51 +454,45 @@ local function notify(message, level)
 end
 
 --- :BoxPlay — plays the optimal solution of the maze under the cursor; waits for a maze
---- still being solved; says why there is nothing to play.
+--- still being solved (on `boxls/settled`); says why there is nothing to play.
 function M.open()
   local bufnr = vim.api.nvim_get_current_buf()
   local client = boxls.client(bufnr)
   if not client then
     return notify('the language server is not attached to this buffer (see :checkhealth boxls)')
   end
-  local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
-  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
-  local deadline = vim.uv.now() + boxls.solve_wait_ms(client)
-  local waiting = false
-  -- `solved_seen`: the maze was reported solved after a request got no replay; the
-  -- solve may have finished between the two requests, so one more request decides.
-  local function attempt(solved_seen)
-    client:request('boxls/replay', params, function(err, replay)
-      if err then
-        return notify('boxls/replay failed: ' .. err.message, vim.log.levels.ERROR)
+  local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
+  local function attempt(tries)
+    boxls.maze_when_solved(client, bufnr, position, function(state)
+      notify(boxls.why_no_solution(bufnr, state) .. '; it plays when solved', vim.log.levels.INFO)
+    end, function(state, err)
+      if err or not state then
+        return notify(err or 'nothing to play: no maze under the cursor')
       end
-      boxls.maze_at(client, bufnr, lnum, function(symbol)
-        if type(replay) == 'table' and type(replay.frames) == 'table' and #replay.frames > 0 then
-          local title = symbol and (symbol.name .. (symbol.detail and (' · ' .. symbol.detail) or '')) or 'Maze'
-          return M.open_replay(replay, title)
+      if state.status ~= 'solved' then
+        return notify('nothing to play: ' .. boxls.why_no_solution(bufnr, state))
+      end
+      local params = {
+        textDocument = vim.lsp.util.make_text_document_params(bufnr),
+        position = { line = state.headerLine, character = 0 },
+        frames = false,
+      }
+      client:request('boxls/replay', params, function(replay_err, replay)
+        if replay_err then
+          return notify('boxls/replay failed: ' .. replay_err.message, vim.log.levels.ERROR)
         end
-        if not symbol then
-          return notify('nothing to play: no maze under the cursor')
-        end
-        local detail = symbol.detail or ''
-        if detail:find('^solving') and vim.uv.now() < deadline then
-          if not waiting then
-            waiting = true
-            notify(boxls.why_no_solution(bufnr, symbol) .. '; it plays when solved', vim.log.levels.INFO)
+        if type(replay) ~= 'table' then
+          -- The text changed between the two requests: ask again about the new version.
+          if tries < 3 then
+            return attempt(tries + 1)
           end
-          return vim.defer_fn(attempt, 200)
+          return notify(string.format('the server sent no replay for Maze #%d', state.maze))
         end
-        if detail:find(' push') then
-          if not solved_seen then
-            return attempt(true)
-          end
-          return notify(string.format('the server sent no replay for %s (%s)', symbol.name, detail))
-        end
-        notify('nothing to play: ' .. boxls.why_no_solution(bufnr, symbol))
-      end)
-    end, bufnr)
+        M.open_replay(replay, string.format('Maze #%d (%d×%d) · %s', state.maze, state.rows, state.cols, boxls.counts(state)))
+      end, bufnr)
+    end)
   end
-  attempt()
+  attempt(1)
 end
 
 return M
