@@ -37,6 +37,8 @@ class Preview implements vscode.Disposable {
   /** Bumped by every refresh; an answer is shown only if no later refresh started. */
   private seq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The board the webview shows (document, version, maze): sent once, not per refresh. */
+  private shown: { key: string; panel: vscode.WebviewPanel } | undefined;
   private readonly listeners: vscode.Disposable[] = [];
 
   constructor(
@@ -116,6 +118,7 @@ class Preview implements vscode.Disposable {
     panel.webview.onDidReceiveMessage((msg: { type?: string }) => {
       // The page (re)loaded, e.g. after the panel was hidden: send it the current state.
       if (msg?.type === 'ready') {
+        this.shown = undefined;
         this.schedule(0);
       }
     });
@@ -171,11 +174,20 @@ class Preview implements vscode.Disposable {
       this.post(panel, seq, title, { text: 'The boxls server is not running (see the boxls output).', kind: 'error' });
       return;
     }
+    const key = `${document.uri.toString()}#${version}#${maze?.name ?? ''}`;
+    if (this.shown?.key === key && this.shown.panel === panel) {
+      // The board shown is this version's: the webview keeps it (and keeps playing).
+      void panel.webview.postMessage({ type: 'keep', seq, title });
+      return;
+    }
     let answer: unknown;
     try {
+      // No frames: the webview replays the move string from the start (big answers
+      // stay small).
       answer = await client.sendRequest(REPLAY_REQUEST, {
         textDocument: { uri: client.code2ProtocolConverter.asUri(document.uri) },
         position: client.code2ProtocolConverter.asPosition(source.position),
+        frames: false,
       });
     } catch (err) {
       if (this.current(seq, document, version)) {
@@ -183,6 +195,7 @@ class Preview implements vscode.Disposable {
       }
       return;
     }
+    const answeredAt = Date.now();
     if (!this.current(seq, document, version)) {
       return; // the text or the cursor moved on; a newer refresh is scheduled or running
     }
@@ -194,7 +207,8 @@ class Preview implements vscode.Disposable {
       if (replay.version !== undefined && replay.version !== version) {
         return; // computed for another version of the text: never draw a stale frame
       }
-      void panel.webview.postMessage({ type: 'replay', seq, title, replay });
+      this.shown = { key, panel };
+      void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
     } else {
       this.post(panel, seq, title, whyNoBoard(document.uri, maze));
     }
@@ -205,6 +219,7 @@ class Preview implements vscode.Disposable {
   }
 
   private post(panel: vscode.WebviewPanel, seq: number, title: string, note: Note): void {
+    this.shown = undefined;
     void panel.webview.postMessage({ type: 'message', seq, title, ...note });
   }
 }
