@@ -133,6 +133,10 @@ or closes the connection.")]
         /// Accepted and ignored: stdio is the only transport, and LSP clients append it.
         #[arg(long)]
         stdio: bool,
+        /// Print the facts editors share with the server (settings with their defaults
+        /// and descriptions, the semantic token legend) as JSON, and exit.
+        #[arg(long, hide = true)]
+        print_schema: bool,
     },
     /// Print a shell completion script.
     #[command(after_help = "\
@@ -164,6 +168,9 @@ pub fn main() -> ExitCode {
             output,
             kattis,
         }) => judge::judge(&input, &output, kattis.as_deref()),
+        Some(Command::Lsp {
+            print_schema: true, ..
+        }) => print_schema(),
         Some(Command::Lsp { .. }) => serve_lsp(),
         Some(Command::Render(args)) => picture::render(args),
         Some(Command::Completions { shell }) => completions(shell),
@@ -193,6 +200,13 @@ fn serve_lsp() -> Result<ExitCode, Failure> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+fn print_schema() -> Result<ExitCode, Failure> {
+    let schema = serde_json::to_string_pretty(&crate::lsp::schema())
+        .map_err(|e| Failure::Message(format!("cannot print the schema: {e}")))?;
+    println!("{schema}");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn completions(shell: Shell) -> Result<ExitCode, Failure> {

@@ -14,6 +14,7 @@ mod diagnostics;
 mod hover;
 mod lens;
 mod replay;
+mod state;
 mod status;
 mod symbols;
 mod tokens;
@@ -26,6 +27,7 @@ pub use diagnostics::{diagnostics, maze_diagnostics, preamble_diagnostics, statu
 pub use hover::{hover, HoverFormat};
 pub use lens::{lenses, Lens};
 pub use replay::{board_after, replay, Board, Frame, Replay};
+pub use state::{maze_state, maze_state_at, maze_states, MazeState, Recorded, StateKind};
 pub use status::{counts, summary, DeadSquares, MazeStatus};
 pub use symbols::{folding_ranges, symbols, Symbol};
 pub use tokens::{tokens, Token, TokenKind, TOKEN_KINDS, TOKEN_MODIFIERS};

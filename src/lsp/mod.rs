@@ -11,6 +11,7 @@ mod code_lens;
 mod config;
 mod diagnostics;
 mod document;
+mod extensions;
 mod formatting;
 mod hover;
 mod inlay_hints;
@@ -18,7 +19,6 @@ mod lru;
 mod memory;
 pub mod position;
 mod progress;
-mod replay;
 mod semantic_tokens;
 mod server;
 mod solves;
@@ -30,10 +30,7 @@ mod view;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::TextDocumentIdentifier;
 use tower_lsp_server::{LspService, Server};
 
 pub use server::Backend;
@@ -48,54 +45,8 @@ pub struct Options {
     pub panic_in_method: Option<&'static str>,
 }
 
-/// `boxls/documentText`: the server's copy of a document, for debugging and tests.
-pub const DOCUMENT_TEXT: &str = "boxls/documentText";
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DocumentTextParams {
-    text_document: TextDocumentIdentifier,
-    /// Check the copy against its rope and a full parse first (the default).
-    #[serde(default = "yes")]
-    check: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// `boxls/settled`: waits until the document's current version is solved and its
-/// diagnostics are published, then answers `{ version, published }`, `published`
-/// counting every `publishDiagnostics` sent for the document so far (the answer may
-/// overtake the last of them: a client waits until it has seen that many). Tests and
-/// tools wait on this instead of a timer.
-pub const SETTLED: &str = "boxls/settled";
-
-impl Backend {
-    async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
-        self.text(&params.text_document.uri, params.check)
-    }
-
-    async fn settled(&self, params: DocumentTextParams) -> Result<serde_json::Value> {
-        let uri = &params.text_document.uri;
-        let wait = self.state().settled(uri);
-        let version = tokio::time::timeout(SETTLED_WAIT, wait)
-            .await
-            .map_err(|_| Error::internal_error())?;
-        let published = self.state().publications(uri);
-        Ok(serde_json::json!({ "version": version, "published": published }))
-    }
-
-    async fn replay(&self, params: replay::ReplayParams) -> Result<serde_json::Value> {
-        let uri = &params.text_document.uri;
-        let at = tower_lsp_server::ls_types::Range::new(params.position, params.position);
-        self.state().ensure_dead(uri, Some(at)).await;
-        let Some(view) = self.state().view(uri) else {
-            return Ok(serde_json::Value::Null);
-        };
-        self.guarded(replay::METHOD, || replay::replay(&view, params.position))
-    }
-}
+pub use config::schema;
+pub use extensions::{DOCUMENT_TEXT, MAZE, MAZES, REPLAY, SETTLED};
 
 /// Serves LSP over any byte streams (stdio in production, pipes in tests) until the
 /// client sends `exit` or closes the input. Returns whether `shutdown` came first
@@ -113,8 +64,10 @@ where
         Backend::new(client, options, flag)
     })
     .custom_method(DOCUMENT_TEXT, Backend::document_text)
-    .custom_method(replay::METHOD, Backend::replay)
+    .custom_method(REPLAY, Backend::replay)
     .custom_method(SETTLED, Backend::settled)
+    .custom_method(MAZE, Backend::maze)
+    .custom_method(MAZES, Backend::mazes)
     .finish();
     let service = transport::AnswerInvalid {
         inner: service,
@@ -138,8 +91,6 @@ where
 }
 
 const PIPE_BUFFER: usize = 1 << 16;
-/// The longest `boxls/settled` waits (a solve has its own, configurable limit).
-const SETTLED_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// `boxls lsp`: serves on stdin/stdout until the client exits; whether it shut down

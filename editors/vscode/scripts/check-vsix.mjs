@@ -74,15 +74,13 @@ if (grammarFile) {
   check(JSON.parse(grammarFile.toString('utf8')).scopeName === 'source.box', 'grammar file has scopeName source.box');
 }
 
-// Settings.
+// Settings. The server's own (keys, types, defaults, descriptions) are checked against
+// `boxls lsp --print-schema` by the Rust tests (tests/it/lsp/extensions.rs); here, the
+// extension's own settings.
 const props = c.configuration?.properties ?? {};
 const expected = {
   'boxls.path': ['string', ''],
   'boxls.trace.server': ['string', 'off'],
-  'boxls.solve.maxCells': ['number', 4000000],
-  'boxls.solve.timeoutMs': ['number', 10000],
-  'boxls.inlayHints.enable': ['boolean', true],
-  'boxls.deadSquares.enable': ['boolean', true],
 };
 for (const [key, [type, def]] of Object.entries(expected)) {
   check(props[key]?.type === type, `setting ${key} has type ${type}`);
@@ -99,8 +97,13 @@ check(
 );
 for (const f of ['dist/preview.js', 'media/preview.css']) check(file(f), `${f} is in the vsix`);
 
-// Semantic tokens: the server's legend must all be styled.
-const legend = ['rock', 'free', 'player', 'box', 'target', 'number', 'comment', 'walk', 'push'];
+// Semantic tokens: every type and modifier of the server's legend must be declared and
+// styled. The legend's one source is the server (`boxls lsp --print-schema`); the Rust
+// tests (tests/it/lsp/extensions.rs) check the repository's package.json against it,
+// and this checks that the packaged manifest is that package.json.
+const source = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+check(JSON.stringify(source.contributes) === JSON.stringify(c), 'the packaged contributes are the repository package.json\'s');
+const legend = Object.keys(source.contributes.semanticTokenScopes?.[0]?.scopes ?? {}).filter((k) => !k.includes('.'));
 const standard = new Set(['number', 'comment']);
 const types = new Set((c.semanticTokenTypes ?? []).map((t) => t.id));
 for (const t of legend.filter((t) => !standard.has(t))) check(types.has(t), `semantic token type ${t} is declared`);

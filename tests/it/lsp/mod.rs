@@ -3,6 +3,7 @@
 pub mod client;
 mod conformance;
 pub mod edits;
+mod extensions;
 mod features;
 mod process;
 mod robust;

@@ -1,0 +1,294 @@
+//! The `boxls/*` requests: boxls's own part of the protocol, with typed `serde` params
+//! and results. The README documents each as a TypeScript interface, and
+//! `tests/it/lsp/extensions.rs` checks those interfaces against the types here.
+//!
+//! Editors read these fields; they never match the server's English.
+
+use serde::{Deserialize, Serialize};
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::{Position, Range, TextDocumentIdentifier};
+
+use super::view::View;
+use super::Backend;
+use crate::ide::{self, MazeState, StateKind};
+
+/// `boxls/documentText`: the server's copy of a document, for debugging and tests.
+pub const DOCUMENT_TEXT: &str = "boxls/documentText";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentTextParams {
+    pub text_document: TextDocumentIdentifier,
+    /// Check the copy against its rope and a full parse first (the default).
+    #[serde(default = "yes")]
+    pub check: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `boxls/settled`: waits until the document's current version is solved and its
+/// diagnostics are published. `published` counts every `publishDiagnostics` sent for
+/// the document so far (the answer may overtake the last of them: a client waits
+/// until it has seen that many). Tests and tools wait on this instead of a timer.
+pub const SETTLED: &str = "boxls/settled";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SettledParams {
+    pub text_document: TextDocumentIdentifier,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SettledResult {
+    pub version: i32,
+    pub published: u64,
+}
+
+/// `boxls/maze`: the state of the maze at a position, as data.
+pub const MAZE: &str = "boxls/maze";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MazeParams {
+    pub text_document: TextDocumentIdentifier,
+    pub position: Position,
+}
+
+/// One maze's state (see [`ide::MazeState`]).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MazeInfo {
+    pub version: i32,
+    pub maze: usize,
+    pub header_line: u32,
+    pub last_line: u32,
+    pub rows: usize,
+    pub cols: usize,
+    pub status: Status,
+    pub reason: Option<String>,
+    pub pushes: Option<u64>,
+    pub moves: Option<u64>,
+    pub solution: Option<String>,
+    pub recorded: Option<RecordedInfo>,
+    pub first_error: Option<FirstError>,
+}
+
+/// `"solved" | "solving" | "unsolvable" | "invalid" | "tooLarge" | "timedOut" | "failed"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Status {
+    Solved,
+    Solving,
+    Unsolvable,
+    Invalid,
+    TooLarge,
+    TimedOut,
+    Failed,
+}
+
+impl From<StateKind> for Status {
+    fn from(kind: StateKind) -> Status {
+        match kind {
+            StateKind::Solved => Status::Solved,
+            StateKind::Solving => Status::Solving,
+            StateKind::Unsolvable => Status::Unsolvable,
+            StateKind::Invalid => Status::Invalid,
+            StateKind::TooLarge => Status::TooLarge,
+            StateKind::TimedOut => Status::TimedOut,
+            StateKind::Failed => Status::Failed,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedInfo {
+    pub moves: String,
+    pub optimal: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FirstError {
+    pub range: Range,
+    pub code: String,
+    pub message: String,
+}
+
+/// `boxls/mazes`: every maze of a document.
+pub const MAZES: &str = "boxls/mazes";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MazesParams {
+    pub text_document: TextDocumentIdentifier,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MazesResult {
+    pub version: i32,
+    pub mazes: Vec<MazeInfo>,
+}
+
+/// `boxls/replay`: the solved maze at a position, frame by frame, for the editors'
+/// previews. The answer carries the document version it was computed for, so a
+/// preview can drop an answer older than what it shows.
+pub const REPLAY: &str = "boxls/replay";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayParams {
+    pub text_document: TextDocumentIdentifier,
+    pub position: Position,
+    /// Send every frame (the default); `false` sends none, and the client replays
+    /// `moves` from `start` (big mazes: the answer stays the size of the board).
+    #[serde(default = "yes")]
+    pub frames: bool,
+}
+
+/// A (row, column) pair, 0-based within the maze.
+pub type Cell = [usize; 2];
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayResult {
+    pub maze: usize,
+    pub version: i32,
+    pub rows: usize,
+    pub cols: usize,
+    pub cells: Vec<String>,
+    pub moves: String,
+    pub pushes: u64,
+    pub start: FrameInfo,
+    pub frames: Vec<FrameInfo>,
+    pub dead: Vec<Cell>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameInfo {
+    pub player: Cell,
+    #[serde(rename = "box")]
+    pub boxed: Cell,
+}
+
+impl From<ide::Frame> for FrameInfo {
+    fn from(frame: ide::Frame) -> FrameInfo {
+        FrameInfo {
+            player: [frame.player.0, frame.player.1],
+            boxed: [frame.boxed.0, frame.boxed.1],
+        }
+    }
+}
+
+/// The `boxls/maze` answer for the maze whose lines hold `position`.
+pub fn maze(view: &View, position: Position) -> Option<MazeInfo> {
+    let state = ide::maze_state_at(&view.file(), view.offset(position))?;
+    Some(maze_info(view, state))
+}
+
+/// The `boxls/mazes` answer.
+pub fn mazes(view: &View) -> MazesResult {
+    MazesResult {
+        version: view.version,
+        mazes: ide::maze_states(&view.file())
+            .into_iter()
+            .map(|state| maze_info(view, state))
+            .collect(),
+    }
+}
+
+fn maze_info(view: &View, state: MazeState) -> MazeInfo {
+    MazeInfo {
+        version: view.version,
+        maze: state.index,
+        header_line: view.line(state.header.start),
+        last_line: view.line(state.last_row.start),
+        rows: state.rows,
+        cols: state.cols,
+        status: state.kind.into(),
+        reason: state.reason,
+        pushes: state.pushes,
+        moves: state.moves,
+        solution: state.solution,
+        recorded: state.recorded.map(|recorded| RecordedInfo {
+            moves: recorded.moves,
+            optimal: recorded.optimal,
+        }),
+        first_error: state.first_error.map(|error| FirstError {
+            range: view.range(error.range),
+            code: error.code.as_str().to_string(),
+            message: error.message,
+        }),
+    }
+}
+
+/// The `boxls/replay` answer, `None` where there is no solved maze.
+pub fn replay(view: &View, position: Position, frames: bool) -> Option<ReplayResult> {
+    let replay = ide::replay(&view.file(), view.offset(position))?;
+    let start = replay.frames.first().copied()?;
+    Some(ReplayResult {
+        maze: replay.index,
+        version: view.version,
+        rows: replay.rows,
+        cols: replay.cols,
+        cells: replay.cells,
+        moves: replay.moves,
+        pushes: replay.pushes,
+        start: start.into(),
+        frames: if frames {
+            replay.frames.into_iter().map(FrameInfo::from).collect()
+        } else {
+            Vec::new()
+        },
+        dead: replay.dead.into_iter().map(|(r, c)| [r, c]).collect(),
+    })
+}
+
+/// The longest `boxls/settled` waits (a solve has its own, configurable limit).
+const SETTLED_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
+
+impl Backend {
+    pub(super) async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
+        self.text(&params.text_document.uri, params.check)
+    }
+
+    pub(super) async fn settled(&self, params: SettledParams) -> Result<SettledResult> {
+        let uri = &params.text_document.uri;
+        let wait = self.state().settled(uri);
+        let version = tokio::time::timeout(SETTLED_WAIT, wait)
+            .await
+            .map_err(|_| Error::internal_error())?
+            .ok_or_else(|| Error::invalid_params("document is not open"))?;
+        let published = self.state().publications(uri);
+        Ok(SettledResult { version, published })
+    }
+
+    pub(super) async fn replay(&self, params: ReplayParams) -> Result<Option<ReplayResult>> {
+        let uri = &params.text_document.uri;
+        let at = Range::new(params.position, params.position);
+        self.state().ensure_dead(uri, Some(at)).await;
+        let Some(view) = self.state().view(uri) else {
+            return Ok(None);
+        };
+        self.guarded(REPLAY, || replay(&view, params.position, params.frames))
+    }
+
+    pub(super) async fn maze(&self, params: MazeParams) -> Result<Option<MazeInfo>> {
+        let Some(view) = self.state().view(&params.text_document.uri) else {
+            return Err(Error::invalid_params("document is not open"));
+        };
+        self.guarded(MAZE, || maze(&view, params.position))
+    }
+
+    pub(super) async fn mazes(&self, params: MazesParams) -> Result<MazesResult> {
+        let Some(view) = self.state().view(&params.text_document.uri) else {
+            return Err(Error::invalid_params("document is not open"));
+        };
+        self.guarded(MAZES, || mazes(&view))
+    }
+}

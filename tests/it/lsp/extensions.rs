@@ -1,0 +1,346 @@
+//! The `boxls/*` requests end to end, the README's TypeScript interfaces checked against
+//! the answers the Rust types produce, and the editors' copies of shared facts
+//! (settings, token legend) checked against `boxls lsp --print-schema`.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use super::client::{Client, URI};
+use super::{change, doc, edit, SAMPLE};
+
+fn at(line: u32, character: u32) -> Value {
+    json!({ "textDocument": doc(), "position": { "line": line, "character": character } })
+}
+
+#[tokio::test]
+async fn maze_answers_each_status_as_data() {
+    let text = "1 3\nSBT\n; solution: e\n1 3\nSTB\n1 3\nSxT\n1 4\nSB.T\n; solution: EE\n0 0\n";
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(text, 1).await;
+    client.settle(URI).await;
+    let first = client.request("boxls/maze", at(1, 1)).await;
+    assert_eq!(
+        first,
+        json!({
+            "version": 1, "maze": 1, "headerLine": 0, "lastLine": 1, "rows": 1, "cols": 3,
+            "status": "solved", "reason": null, "pushes": 1, "moves": 1, "solution": "E",
+            "recorded": { "moves": "e", "optimal": false },
+            "firstError": {
+                "range": { "start": { "line": 2, "character": 12 }, "end": { "line": 2, "character": 13 } },
+                "code": "solution-illegal",
+                "message": first["firstError"]["message"],
+            },
+        })
+    );
+    let statuses: Vec<Value> = client
+        .request("boxls/mazes", json!({ "textDocument": doc() }))
+        .await["mazes"]
+        .as_array()
+        .expect("mazes")
+        .iter()
+        .map(|m| json!([m["maze"], m["status"], m["recorded"]]))
+        .collect();
+    assert_eq!(
+        statuses,
+        vec![
+            json!([1, "solved", { "moves": "e", "optimal": false }]),
+            json!([2, "unsolvable", null]),
+            json!([3, "invalid", null]),
+            json!([4, "solved", { "moves": "EE", "optimal": true }]),
+        ]
+    );
+    let invalid = client.request("boxls/maze", at(6, 0)).await;
+    assert_eq!(invalid["firstError"]["code"], "missing-box");
+    assert_eq!(invalid["reason"], invalid["firstError"]["message"]);
+    assert_eq!(client.request("boxls/maze", at(10, 0)).await, json!(null));
+    // A document that is not open is an error, not an empty answer.
+    let closed = client
+        .request_raw(
+            "boxls/maze",
+            json!({ "textDocument": { "uri": "file:///nowhere.box" }, "position": { "line": 0, "character": 0 } }),
+        )
+        .await;
+    assert_eq!(closed["error"]["code"], -32602, "{closed}");
+}
+
+#[tokio::test]
+async fn maze_describes_the_settled_version_after_a_change() {
+    // The state is made certain: a change is applied before any later request is
+    // answered, and nothing is solved before its version exists.
+    let (mut client, _) = Client::initialized(false).await;
+    client.open("1 3\nSBT\n0 0\n", 1).await;
+    client.settle(URI).await;
+    let text = change(
+        &mut client,
+        "1 3\nSBT\n0 0\n",
+        2,
+        edit((1, 0), (1, 3), "STB"),
+    )
+    .await;
+    let settled = client.settle(URI).await;
+    assert_eq!(settled["version"], 2);
+    let state = client.request("boxls/maze", at(0, 0)).await;
+    assert_eq!(
+        (state["version"].clone(), state["status"].clone()),
+        (json!(2), json!("unsolvable"))
+    );
+    assert_eq!(text, "1 3\nSTB\n0 0\n");
+}
+
+#[tokio::test]
+async fn replay_without_frames_carries_the_start() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(SAMPLE, 1).await;
+    client.settle(URI).await;
+    let mut params = at(8, 3);
+    params["frames"] = json!(false);
+    let lean = client.request("boxls/replay", params).await;
+    assert_eq!(lean["frames"], json!([]));
+    assert_eq!(lean["start"], json!({ "player": [5, 6], "box": [3, 5] }));
+    let full = client.request("boxls/replay", at(8, 3)).await;
+    assert_eq!(full["frames"][0], lean["start"]);
+    assert_eq!(full["moves"], lean["moves"]);
+}
+
+/// `interface Name { field: type; optional?: type }` blocks of the README's custom
+/// requests section: name → (field → optional).
+fn readme_interfaces() -> BTreeMap<String, BTreeMap<String, bool>> {
+    let readme = include_str!("../../../README.md");
+    let section = readme
+        .split("### Custom requests")
+        .nth(1)
+        .and_then(|rest| rest.split("```ts").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README has a ```ts block under ### Custom requests");
+    let mut interfaces = BTreeMap::new();
+    let mut rest = section;
+    while let Some(at) = rest.find("interface ") {
+        rest = &rest[at + "interface ".len()..];
+        let name = rest.split_whitespace().next().expect("a name").to_string();
+        let body_start = rest.find('{').expect("a body");
+        let mut depth = 0;
+        let mut end = body_start;
+        for (i, c) in rest[body_start..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = body_start + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let body = &rest[body_start + 1..end];
+        let mut fields = BTreeMap::new();
+        for declaration in body
+            .lines()
+            .map(|line| line.split("//").next().unwrap_or(""))
+            .flat_map(|line| line.split(';'))
+        {
+            let Some((field, _)) = declaration.split_once(':') else {
+                continue;
+            };
+            let field = field.trim();
+            if field.is_empty() {
+                continue;
+            }
+            let optional = field.ends_with('?');
+            fields.insert(field.trim_end_matches('?').to_string(), optional);
+        }
+        interfaces.insert(name, fields);
+        rest = &rest[end..];
+    }
+    interfaces
+}
+
+/// `answer`'s fields are exactly the interface's (optional ones may be missing).
+fn conforms(interfaces: &BTreeMap<String, BTreeMap<String, bool>>, name: &str, answer: &Value) {
+    let fields = interfaces
+        .get(name)
+        .unwrap_or_else(|| panic!("the README declares no interface {name}"));
+    let object = answer
+        .as_object()
+        .unwrap_or_else(|| panic!("{name}: not an object: {answer}"));
+    for key in object.keys() {
+        assert!(
+            fields.contains_key(key),
+            "{name}: the answer has `{key}`, the README does not declare it"
+        );
+    }
+    for (field, optional) in fields {
+        assert!(
+            *optional || object.contains_key(field),
+            "{name}: the README declares `{field}`, the answer lacks it: {answer}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_readme_declares_exactly_what_the_server_answers() {
+    let interfaces = readme_interfaces();
+    let (mut client, _) = Client::initialized(false).await;
+    let text = SAMPLE.replace("0 0\n", "1 4\nSB.T\n; solution: EE\n1 3\nSxT\n0 0\n");
+    client.open(&text, 1).await;
+    let settled = client.settle(URI).await;
+    conforms(&interfaces, "SettledResult", &settled);
+    let mazes = client
+        .request("boxls/mazes", json!({ "textDocument": doc() }))
+        .await;
+    conforms(&interfaces, "MazesResult", &mazes);
+    for maze in mazes["mazes"].as_array().expect("mazes") {
+        conforms(&interfaces, "MazeInfo", maze);
+        if !maze["recorded"].is_null() {
+            conforms(&interfaces, "RecordedInfo", &maze["recorded"]);
+        }
+        if !maze["firstError"].is_null() {
+            conforms(&interfaces, "FirstError", &maze["firstError"]);
+        }
+    }
+    let seen = |key: &str| {
+        mazes["mazes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|m| !m[key].is_null())
+    };
+    assert!(
+        seen("recorded") && seen("firstError"),
+        "the fixture covers every nested type"
+    );
+    let replay = client.request("boxls/replay", at(8, 3)).await;
+    conforms(&interfaces, "ReplayResult", &replay);
+    conforms(&interfaces, "FrameInfo", &replay["start"]);
+    conforms(&interfaces, "FrameInfo", &replay["frames"][0]);
+
+    // Params: every required field of each params interface is required by the server
+    // (leaving it out is an InvalidParams error), and the optional ones are optional.
+    let full: [(&str, &str, Value); 5] = [
+        ("boxls/maze", "MazeParams", at(8, 3)),
+        (
+            "boxls/mazes",
+            "MazesParams",
+            json!({ "textDocument": doc() }),
+        ),
+        (
+            "boxls/settled",
+            "SettledParams",
+            json!({ "textDocument": doc() }),
+        ),
+        (
+            "boxls/replay",
+            "ReplayParams",
+            json!({ "textDocument": doc(), "position": { "line": 8, "character": 3 }, "frames": true }),
+        ),
+        (
+            "boxls/documentText",
+            "DocumentTextParams",
+            json!({ "textDocument": doc(), "check": true }),
+        ),
+    ];
+    for (method, name, params) in full {
+        conforms(&interfaces, name, &params);
+        let answer = client.request_raw(method, params.clone()).await;
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        for (field, optional) in &interfaces[name] {
+            let mut without = params.clone();
+            without.as_object_mut().expect("params").remove(field);
+            let answer = client.request_raw(method, without).await;
+            assert_eq!(
+                answer.get("error").is_none(),
+                *optional,
+                "{method} without `{field}`: {answer}"
+            );
+        }
+    }
+}
+
+fn schema() -> Value {
+    boxls::lsp::schema()
+}
+
+#[test]
+fn the_vscode_manifest_declares_the_servers_settings_and_legend() {
+    let manifest: Value =
+        serde_json::from_str(include_str!("../../../editors/vscode/package.json")).expect("json");
+    let contributes = &manifest["contributes"];
+    let properties = contributes["configuration"]["properties"]
+        .as_object()
+        .expect("properties");
+    let schema = schema();
+    let settings = schema["configuration"].as_array().expect("settings");
+    for setting in settings {
+        let key = setting["key"].as_str().expect("key");
+        let declared = &properties[key];
+        assert_eq!(declared["type"], setting["type"], "{key}");
+        assert_eq!(declared["default"], setting["default"], "{key}");
+        assert_eq!(
+            declared["minimum"],
+            setting.get("minimum").cloned().unwrap_or(Value::Null),
+            "{key}"
+        );
+        assert_eq!(
+            declared["markdownDescription"], setting["description"],
+            "{key}"
+        );
+    }
+    // The extension's own settings are the only others.
+    let server: Vec<&str> = settings.iter().filter_map(|s| s["key"].as_str()).collect();
+    let others: Vec<&String> = properties
+        .keys()
+        .filter(|k| !server.contains(&k.as_str()))
+        .collect();
+    assert_eq!(others, ["boxls.path", "boxls.trace.server"]);
+
+    let standard = ["number", "comment"];
+    let declared_types: Vec<&str> = contributes["semanticTokenTypes"]
+        .as_array()
+        .expect("types")
+        .iter()
+        .filter_map(|t| t["id"].as_str())
+        .collect();
+    let scopes = &contributes["semanticTokenScopes"][0]["scopes"];
+    for kind in schema["semanticTokens"]["types"]
+        .as_array()
+        .expect("legend")
+    {
+        let kind = kind.as_str().expect("name");
+        assert!(
+            standard.contains(&kind) || declared_types.contains(&kind),
+            "type {kind} not declared"
+        );
+        assert!(
+            scopes[kind].as_array().is_some_and(|s| !s.is_empty()),
+            "type {kind} has no scope"
+        );
+    }
+    let modifiers: Vec<&str> = contributes["semanticTokenModifiers"]
+        .as_array()
+        .expect("modifiers")
+        .iter()
+        .filter_map(|m| m["id"].as_str())
+        .collect();
+    for modifier in schema["semanticTokens"]["modifiers"]
+        .as_array()
+        .expect("modifiers")
+    {
+        assert!(
+            modifiers.contains(&modifier.as_str().expect("name")),
+            "{modifier}"
+        );
+    }
+}
+
+#[test]
+fn print_schema_prints_the_schema() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_boxls"))
+        .args(["lsp", "--print-schema"])
+        .output()
+        .expect("run boxls");
+    assert!(output.status.success());
+    let printed: Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(printed, schema());
+}
