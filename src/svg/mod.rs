@@ -536,8 +536,22 @@ impl Svg {
             })
         };
         self.piece(grid, layout, Piece::TARGET, grid.target, still[0], None);
-        self.piece(grid, layout, Piece::BOX, grid.boxed, still[1], track(|f| f.boxed, 1));
-        self.piece(grid, layout, Piece::PLAYER, grid.player, still[2], track(|f| f.player, 2));
+        self.piece(
+            grid,
+            layout,
+            Piece::BOX,
+            grid.boxed,
+            still[1],
+            track(|f| f.boxed, 1),
+        );
+        self.piece(
+            grid,
+            layout,
+            Piece::PLAYER,
+            grid.player,
+            still[2],
+            track(|f| f.player, 2),
+        );
     }
 
     /// One piece at `cell`, its marker `offset` from it; with `track`, it moves through

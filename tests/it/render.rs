@@ -264,9 +264,14 @@ fn check_pieces(doc: &Document, grid: &Grid, frames: Option<&[Frame]>) {
             let width = numbers(shape.attribute("transform").unwrap_or(""))[0];
             assert!(width >= LEGIBLE_PX - 1e-9, "#{id} is {width} px wide");
             if cell >= LEGIBLE_PX {
-                assert!(width <= cell + 1e-9, "#{id} ({width} px) fits its {cell} px cell");
+                assert!(
+                    width <= cell + 1e-9,
+                    "#{id} ({width} px) fits its {cell} px cell"
+                );
             } else {
-                let pin = piece.children().find(|n| n.attribute("class") == Some("pin"));
+                let pin = piece
+                    .children()
+                    .find(|n| n.attribute("class") == Some("pin"));
                 assert!(pin.is_some(), "#{id} enlarged keeps a pin on its cell");
             }
             (piece, marker, width)
@@ -276,14 +281,15 @@ fn check_pieces(doc: &Document, grid: &Grid, frames: Option<&[Frame]>) {
     let apart = |at: [Drawn; 3], when: &str| {
         let centre = |d: &Drawn| (d.anchor.0 + d.offset.0, d.anchor.1 + d.offset.1);
         for (i, j) in [(0, 1), (0, 2), (1, 2)] {
-            if (i, j) == (0, 1) && close(at[0].anchor, at[1].anchor) {
-                continue; // the box on the target
+            if i == 0 && close(at[0].anchor, at[j].anchor) {
+                continue; // the box or the player on the target: that is where they are
             }
             let (a, b) = (centre(&at[i]), centre(&at[j]));
             let distance = (a.0 - b.0).hypot(a.1 - b.1);
             assert!(
-                // Touching is apart; the sampled animation is good to a hundredth of a pixel.
-                distance >= at[i].width.max(at[j].width) - 0.01,
+                // Touching is apart; key times are written to a millionth of the loop, so
+                // a long animation sampled at a move is good to a few hundredths of a pixel.
+                distance >= at[i].width.max(at[j].width) - 0.05,
                 "{when}: pieces {i} and {j} overlap ({distance} px apart, {width} px wide)"
             );
         }
@@ -299,9 +305,7 @@ fn check_pieces(doc: &Document, grid: &Grid, frames: Option<&[Frame]>) {
     };
     // Anchors and offsets animated on one clock: sample both at each move.
     let track = |node: Node, fallback: (f64, f64)| {
-        let animated = node
-            .children()
-            .any(|n| n.has_tag_name("animateTransform"));
+        let animated = node.children().any(|n| n.has_tag_name("animateTransform"));
         animated.then(|| animation(node)).map_or_else(
             || (vec![0.0, 1.0], vec![vec![fallback.0, fallback.1]; 2]),
             |a| a,
@@ -535,10 +539,17 @@ fn pieces_on_a_1000_by_1000_board_are_legible_and_apart() {
         // Crowded, so some marker had to move aside from its cell.
         let moved = ["box", "player"].iter().any(|id| {
             let marker = by_id(&doc, id)
-                .and_then(|p| p.children().find(|n| n.attribute("class") == Some("marker")))
+                .and_then(|p| {
+                    p.children()
+                        .find(|n| n.attribute("class") == Some("marker"))
+                })
                 .expect("a marker");
             let (dx, dy) = translation(marker);
-            dx != 0.0 || dy != 0.0 || marker.children().any(|n| n.has_tag_name("animateTransform"))
+            dx != 0.0
+                || dy != 0.0
+                || marker
+                    .children()
+                    .any(|n| n.has_tag_name("animateTransform"))
         });
         assert!(moved, "crowded pieces move aside (animate: {animate})");
     }

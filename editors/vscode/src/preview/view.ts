@@ -44,7 +44,10 @@ export function zoomStep(cell: number, direction: 1 | -1): number {
 /** The whole board, as big as fits, centred. */
 export function fit(rows: number, cols: number, canvas: Size, margin = 8): View {
   const room = { width: Math.max(1, canvas.width - 2 * margin), height: Math.max(1, canvas.height - 2 * margin) };
-  const cell = snapCell(Math.min(room.width / cols, room.height / rows));
+  // Magnified: whole pixels per cell. Reduced: any size (the image is smoothed anyway),
+  // so a big board fills the panel.
+  const exact = Math.min(room.width / cols, room.height / rows);
+  const cell = exact >= 1 ? snapCell(exact) : Math.max(1 / 64, Math.floor(exact * 1024) / 1024);
   return centreOn(cell, rows / 2, cols / 2, canvas);
 }
 

@@ -16,13 +16,14 @@ STATE_JS = """() => {
   return {
     title: document.getElementById('title').textContent,
     status: status.hidden ? '' : status.textContent,
+    state: status.hidden ? '' : status.dataset.status || '',
     stage: !document.getElementById('stage').hidden,
     counter: document.getElementById('counter').textContent,
     playing: document.body.dataset.playing,
     summary: document.getElementById('position').textContent,
     frame: num('frame'), player: cell('player'), box: cell('box'),
     cell: num('cell'), x: num('x'), y: num('y'), width: num('width'), height: num('height'),
-    rows: num('rows'), cols: num('cols'), drawnAt: num('drawnAt'), openMs: num('openMs'),
+    rows: num('rows'), cols: num('cols'), drawnAt: num('drawnAt'), openMs: num('openMs'), receivedMs: num('receivedMs'),
   };
 }"""
 

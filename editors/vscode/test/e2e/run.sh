@@ -176,3 +176,6 @@ done
 say "code-server on 127.0.0.1:$port; driving Chromium"
 "$tools/venv/bin/python" "$here/drive.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
   --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
+# The preview on 100×100, 1000×1000 and 2000×2000 rooms: what is drawn, and the timings.
+"$tools/venv/bin/python" "$here/preview_perf.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
+  --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"

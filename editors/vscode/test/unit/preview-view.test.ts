@@ -4,10 +4,13 @@ import { MAX_CELL, cellAt, clamp, fit, follow, pan, snapCell, visible, zoomAt, z
 
 const canvas = { width: 800, height: 600 };
 
-test('fit shows the whole board, centred, at a crisp zoom', () => {
+test('fit shows the whole board, centred, at a crisp zoom when magnified', () => {
   for (const [rows, cols] of [[7, 11], [100, 100], [1000, 1000], [2000, 2000], [3, 4000]]) {
     const v = fit(rows, cols, canvas, 8);
-    assert.ok(v.cell >= 1 ? Number.isInteger(v.cell) : Number.isInteger(1 / v.cell), `${rows}x${cols}: ${v.cell}`);
+    assert.ok(v.cell < 1 || Number.isInteger(v.cell), `${rows}x${cols}: ${v.cell}`);
+    if (v.cell < 1) {
+      assert.ok(cols * v.cell > (canvas.width - 16) * 0.95 || rows * v.cell > (canvas.height - 16) * 0.95, 'a big board fills the room');
+    }
     assert.ok(Number.isInteger(v.x) && Number.isInteger(v.y));
     assert.ok(v.x >= 0 && v.y >= 0 && v.x + cols * v.cell <= canvas.width && v.y + rows * v.cell <= canvas.height, `${rows}x${cols}`);
     const all = visible(v, rows, cols, canvas);

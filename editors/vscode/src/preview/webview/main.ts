@@ -33,6 +33,8 @@ interface TextMessage {
   title: string;
   text: string;
   kind: 'info' | 'error' | 'warning';
+  /** The maze's status (`unsolvable`, `invalid`, …) when the text is about one. */
+  status?: string;
 }
 type Incoming = ReplayMessage | KeepMessage | TextMessage;
 
@@ -94,6 +96,9 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
   document.body.dataset.seq = String(msg.seq);
   titleEl.textContent = msg.title;
   if (msg.type === 'replay') {
+    if (msg.answeredAt) {
+      canvas.dataset.receivedMs = String(Date.now() - msg.answeredAt);
+    }
     showReplay(msg.replay, msg.answeredAt);
   } else if (msg.type === 'keep') {
     if (replay) {
@@ -101,12 +106,13 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
       stage.hidden = false;
     }
   } else {
-    showMessage(msg.text, msg.kind);
+    showMessage(msg.text, msg.kind, msg.status);
   }
 });
 
-function showMessage(text: string, kind: TextMessage['kind']): void {
+function showMessage(text: string, kind: TextMessage['kind'], status = ''): void {
   pause();
+  statusEl.dataset.status = status;
   replay = null;
   stage.hidden = true;
   statusEl.hidden = false;
