@@ -144,7 +144,7 @@ fn check_picture(grid: &Grid, analysis: &Analysis, svg: &str, animate: bool) {
         );
     }
     check_board(&doc, grid, &analysis.dead);
-    check_pieces(&doc, grid, None);
+    check_pieces(&doc, None);
     match &analysis.outcome {
         Outcome::Solved(solution) => {
             let frames = replay_frames(grid, &solution.path).expect("the solution replays");
@@ -159,7 +159,7 @@ fn check_picture(grid: &Grid, analysis: &Analysis, svg: &str, animate: bool) {
             assert_eq!(count_id(&doc, "note"), 0);
             if animate {
                 check_animation(&doc, grid, &frames);
-                check_pieces(&doc, grid, Some(&frames));
+                check_pieces(&doc, Some(&frames));
             }
         }
         Outcome::Unsolvable(reason) => {
@@ -234,6 +234,9 @@ fn check_trail(doc: &Document, grid: &Grid, frames: &[Frame]) {
     }
 }
 
+/// A SMIL animation's key times and values.
+type Keyframes = (Vec<f64>, Vec<Vec<f64>>);
+
 /// The smallest a piece may be drawn, in pixels, to stay legible.
 const LEGIBLE_PX: f64 = 16.0;
 
@@ -247,7 +250,7 @@ struct Drawn {
 /// Target, box and player are legible at any size and never cover one another (nor,
 /// where a cell is big enough, reach past their cell): read from the markers' geometry,
 /// on the still picture or, with `frames`, at every move of the animation.
-fn check_pieces(doc: &Document, grid: &Grid, frames: Option<&[Frame]>) {
+fn check_pieces(doc: &Document, frames: Option<&[Frame]>) {
     let (_, _, cell) = board_scale(doc);
     let pieces: Vec<(Node, Node, f64)> = ["target", "box", "player"]
         .iter()
@@ -306,12 +309,13 @@ fn check_pieces(doc: &Document, grid: &Grid, frames: Option<&[Frame]>) {
     // Anchors and offsets animated on one clock: sample both at each move.
     let track = |node: Node, fallback: (f64, f64)| {
         let animated = node.children().any(|n| n.has_tag_name("animateTransform"));
-        animated.then(|| animation(node)).map_or_else(
-            || (vec![0.0, 1.0], vec![vec![fallback.0, fallback.1]; 2]),
-            |a| a,
-        )
+        if animated {
+            animation(node)
+        } else {
+            (vec![0.0, 1.0], vec![vec![fallback.0, fallback.1]; 2])
+        }
     };
-    let tracks: Vec<[(Vec<f64>, Vec<Vec<f64>>); 2]> = (0..3)
+    let tracks: Vec<[Keyframes; 2]> = (0..3)
         .map(|k| {
             [
                 track(pieces[k].0, translation(pieces[k].0)),
@@ -335,7 +339,6 @@ fn check_pieces(doc: &Document, grid: &Grid, frames: Option<&[Frame]>) {
         };
         apart([at(0), at(1), at(2)], &format!("move {i}"));
     }
-    let _ = grid;
 }
 
 /// A linear SMIL animation sampled at `t` (0..=1).

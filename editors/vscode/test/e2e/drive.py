@@ -452,19 +452,23 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     moves = answers[2]
     pushes = sum(ch.isupper() for ch in moves)
     played = preview_canvas.play_moves(maze3, moves)
+    dead = preview_canvas.dead_squares(wb.boxls, sample, 3)
+    if (1, 5) not in dead:
+        raise Failure(f"boxls render should hatch the top corridor's cell (1, 5) of maze 3: {sorted(dead)}")
     start = f"push 0 of {pushes} · move 0 of {len(moves)}"
     board = wb.wait_for(f"the preview to show {start!r}", lambda: (b := preview_board(frame))["counter"] == start and b["frame"] == 0 and b)
     if "Maze #3" not in board["title"] or (board["rows"], board["cols"]) != (len(maze3), len(maze3[0])):
         raise Failure(f"the preview should draw maze 3 ({len(maze3)}x{len(maze3[0])}): {board}")
-    # Row 2 of maze 3, column 6: a free cell the box can never leave the top corridor from.
-    check_drawn(frame, maze3, *played[0], dead={(1, 5)}, trail={played[0][1]})
+    # Row 2 of maze 3, column 6 (among others): a free cell the box can never leave the
+    # top corridor from.
+    check_drawn(frame, maze3, *played[0], dead=dead, trail={played[0][1]})
     wb.ok(f"the preview draws maze 3 at the start: {start}", "preview-start")
 
     # Step forward with the button, then with the keyboard.
     frame.locator("#forward").click()
     want = f"push 0 of {pushes} · move 1 of {len(moves)}"
     board = wb.wait_for(f"the counter {want!r}", lambda: (b := preview_board(frame))["counter"] == want and b["frame"] == 1 and b)
-    check_drawn(frame, maze3, *played[1], dead={(1, 5)}, trail={played[0][1]})
+    check_drawn(frame, maze3, *played[1], dead=dead, trail={played[0][1]})
     frame.locator("#board").click()
     wb.page.keyboard.press("ArrowRight")
     want = f"push 0 of {pushes} · move 2 of {len(moves)}"
@@ -472,7 +476,7 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     wb.page.keyboard.press("ArrowLeft")
     want = f"push 0 of {pushes} · move 1 of {len(moves)}"
     wb.wait_for(f"the counter {want!r} after the Left key", lambda: (b := preview_board(frame))["counter"] == want and b["frame"] == 1)
-    check_drawn(frame, maze3, *played[1], dead={(1, 5)}, trail={played[0][1]})
+    check_drawn(frame, maze3, *played[1], dead=dead, trail={played[0][1]})
     wb.ok(f"step forward (button, Right) and back (Left): {want}", "preview-step")
 
     # Play to the end: the box ends on the target, its trail behind it.
@@ -481,7 +485,7 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     wb.wait_for("the replay to be playing", lambda: preview_board(frame)["playing"] == "true")
     board = wb.wait_for(f"play to reach {end!r}", lambda: (b := preview_board(frame))["counter"] == end and b["playing"] == "false" and b, 60)
     trail = {box for _, box in played}
-    check_drawn(frame, maze3, *played[-1], dead={(1, 5)}, trail=trail)
+    check_drawn(frame, maze3, *played[-1], dead=dead, trail=trail)
     if list(played[-1][1]) != find(maze3, "T"):
         raise Failure("at the end the box should be on the target")
     wb.ok(f"play runs the solution to the end: {end}, box on T, its trail drawn", "preview-end")
@@ -598,6 +602,7 @@ def main():
         page.set_default_timeout(TIMEOUT * 1000)
         wb = Workbench(page, args.out)
         wb.workspace = args.workspace
+        wb.boxls = args.boxls
         try:
             page.goto(args.url)
             wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)

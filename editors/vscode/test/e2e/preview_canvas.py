@@ -7,6 +7,9 @@ pixels from that and read them back, and resolve the board's theme colours thems
 assertion compares drawn pixels with the theme, not with the page's own bookkeeping.
 """
 
+import re
+import subprocess
+
 STATE_JS = """() => {
   const c = document.getElementById('board');
   const d = c ? c.dataset : {};
@@ -108,6 +111,20 @@ def expected_kind(rows: list, r: int, c: int, dead: set, trail: set) -> str:
     if (r, c) in trail:
         return "trail"
     return "dead" if (r, c) in dead else "floor"
+
+
+def dead_squares(boxls: str, file, maze: int) -> set:
+    """The maze's dead squares as `boxls render` draws them (its `#dead` path of merged
+    rectangles, `M col row` or `m dcol drow` then `h w v h h -w z` each): an
+    independent source for what the preview must hatch."""
+    svg = subprocess.run([boxls, "render", str(file), "--maze", str(maze)], capture_output=True, text=True, check=True).stdout
+    found = re.search(r'<path id="dead"[^>]* d="([^"]*)"', svg)
+    cells = set()
+    col = row = 0
+    for move, x, y, w, h in re.findall(r"([Mm])(-?\d+) (-?\d+)h(\d+)v(\d+)h-\d+z", found[1] if found else ""):
+        col, row = (int(x), int(y)) if move == "M" else (col + int(x), row + int(y))
+        cells |= {(r, c) for r in range(row, row + int(h)) for c in range(col, col + int(w))}
+    return cells
 
 
 def play_moves(rows: list, moves: str):

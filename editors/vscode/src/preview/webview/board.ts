@@ -3,6 +3,8 @@
 // trail gains or loses there; each frame scales the visible part of that image onto
 // the canvas (crisp: whole device pixels per cell, no smoothing when zoomed in), adds
 // the grid, the hatching and the pieces for the visible cells, and nothing else.
+// Zoomed out, it scales from a reduced copy (each pixel the average of 2×2 of the one
+// before), so a big board reads as its average, not as a moiré of sampled cells.
 import { View, Size, visible } from '../view';
 
 /** The theme's colours for each thing drawn, as CSS colours and as RGBA bytes. */
@@ -54,6 +56,8 @@ export class BoardPainter {
   private colours = { rock: 0, floor: 0, dead: 0, trail: 0 };
   private palette: Palette | undefined;
   private hatch: CanvasPattern | null = null;
+  /** The image halved again and again (index 0 is the image itself). */
+  private levels: Level[] = [];
 
   constructor(canvas: HTMLCanvasElement) {
     this.ctx = canvas.getContext('2d', { alpha: false }) as CanvasRenderingContext2D;
@@ -79,6 +83,17 @@ export class BoardPainter {
     this.image.height = rows;
     this.pixels = this.imageCtx.createImageData(cols, rows);
     this.words = new Uint32Array(this.pixels.data.buffer);
+    this.levels = [{ width: cols, height: rows, canvas: this.image, ctx: this.imageCtx, pixels: this.pixels, words: this.words }];
+    for (let w = cols, h = rows; w > 64 || h > 64; ) {
+      w = Math.ceil(w / 2);
+      h = Math.ceil(h / 2);
+      const canvas = document.createElement('canvas');
+      canvas.width = w;
+      canvas.height = h;
+      const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+      const pixels = ctx.createImageData(w, h);
+      this.levels.push({ width: w, height: h, canvas, ctx, pixels, words: new Uint32Array(pixels.data.buffer) });
+    }
     this.paintImage();
   }
 
@@ -103,7 +118,17 @@ export class BoardPainter {
     this.trail[cell] = on ? 1 : 0;
     this.words[cell] = this.cellWord(cell);
     if (this.pixels) {
-      this.imageCtx.putImageData(this.pixels, 0, 0, cell % this.cols, Math.floor(cell / this.cols), 1, 1);
+      let x = cell % this.cols;
+      let y = Math.floor(cell / this.cols);
+      this.imageCtx.putImageData(this.pixels, 0, 0, x, y, 1, 1);
+      // The one pixel above it in each reduced copy.
+      for (let k = 1; k < this.levels.length; k++) {
+        x >>= 1;
+        y >>= 1;
+        reduce(this.levels[k - 1], this.levels[k], x, y);
+        const level = this.levels[k];
+        level.ctx.putImageData(level.pixels, 0, 0, x, y, 1, 1);
+      }
     }
   }
 
@@ -133,10 +158,14 @@ export class BoardPainter {
     const dy = view.y + v.r0 * cell;
     const dw = (v.c1 - v.c0) * cell;
     const dh = (v.r1 - v.r0) * cell;
-    // Magnified: whole pixels per cell, no smoothing (sharp edges). Reduced: smoothed.
+    // Magnified: whole pixels per cell, no smoothing (sharp edges). Reduced: from the
+    // copy reduced to just above the view's size, smoothed.
     ctx.imageSmoothingEnabled = cell < 1;
     ctx.imageSmoothingQuality = 'low';
-    ctx.drawImage(this.image, v.c0, v.r0, v.c1 - v.c0, v.r1 - v.r0, dx, dy, dw, dh);
+    const k = cell < 1 ? Math.min(this.levels.length - 1, Math.floor(Math.log2(1 / cell))) : 0;
+    const f = 2 ** k;
+    const source = this.levels[k].canvas;
+    ctx.drawImage(source, v.c0 / f, v.r0 / f, (v.c1 - v.c0) / f, (v.r1 - v.r0) / f, dx, dy, dw, dh);
     if (cell >= DETAIL) {
       this.details(view, v);
     }
@@ -231,6 +260,15 @@ export class BoardPainter {
       this.words[i] = this.cellWord(i);
     }
     this.imageCtx.putImageData(this.pixels, 0, 0);
+    for (let k = 1; k < this.levels.length; k++) {
+      const level = this.levels[k];
+      for (let y = 0; y < level.height; y++) {
+        for (let x = 0; x < level.width; x++) {
+          reduce(this.levels[k - 1], level, x, y);
+        }
+      }
+      level.ctx.putImageData(level.pixels, 0, 0);
+    }
   }
 
   private cellWord(i: number): number {
@@ -240,6 +278,32 @@ export class BoardPainter {
     const kind = this.kinds[i];
     return kind === ROCK ? this.colours.rock : kind === DEAD ? this.colours.dead : this.colours.floor;
   }
+}
+
+/** One of the board's images: one pixel per cell, or per 2^k × 2^k cells. */
+interface Level {
+  width: number;
+  height: number;
+  canvas: HTMLCanvasElement;
+  ctx: CanvasRenderingContext2D;
+  pixels: ImageData;
+  words: Uint32Array;
+}
+
+/** Pixel (x, y) of `to`: the average of the 2×2 pixels of `from` it covers. */
+function reduce(from: Level, to: Level, x: number, y: number): void {
+  const x0 = 2 * x;
+  const y0 = 2 * y;
+  const x1 = Math.min(x0 + 1, from.width - 1);
+  const y1 = Math.min(y0 + 1, from.height - 1);
+  const w = from.words;
+  const a = w[y0 * from.width + x0];
+  const b = w[y0 * from.width + x1];
+  const c = w[y1 * from.width + x0];
+  const d = w[y1 * from.width + x1];
+  const channel = (shift: number) =>
+    (((a >>> shift) & 255) + ((b >>> shift) & 255) + ((c >>> shift) & 255) + ((d >>> shift) & 255) + 2) >> 2;
+  to.words[y * to.width + x] = ((255 << 24) | (channel(16) << 16) | (channel(8) << 8) | channel(0)) >>> 0;
 }
 
 function roundedRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
