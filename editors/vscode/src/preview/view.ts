@@ -78,19 +78,24 @@ export function clamp(view: View, rows: number, cols: number, canvas: Size): Vie
 }
 
 /**
- * Follows the box: when the cell (row, col) is outside the middle of the canvas (a
- * margin of a fifth on each side), the view moves so that the cell is centred.
- * Returns the same object when nothing needs to move.
+ * Follows the box: along an axis where the board is bigger than the canvas, when the
+ * cell (row, col) is outside the middle (a margin of a fifth on each side), the view
+ * moves to centre it, but never so far that the board's edge leaves a gap; along an
+ * axis where the whole board shows, it stays. Returns the same object when nothing moves.
  */
-export function follow(view: View, row: number, col: number, canvas: Size): View {
-  const x = view.x + (col + 0.5) * view.cell;
-  const y = view.y + (row + 0.5) * view.cell;
-  const mx = canvas.width / 5;
-  const my = canvas.height / 5;
-  if (x >= mx && x <= canvas.width - mx && y >= my && y <= canvas.height - my) {
-    return view;
-  }
-  return centreOn(view.cell, row + 0.5, col + 0.5, canvas);
+export function follow(view: View, row: number, col: number, canvas: Size, rows: number, cols: number): View {
+  const axis = (offset: number, at: number, count: number, room: number) => {
+    const board = count * view.cell;
+    const p = offset + (at + 0.5) * view.cell;
+    if (board <= room || (p >= room / 5 && p <= room - room / 5)) {
+      return offset;
+    }
+    const centred = Math.round(room / 2 - (at + 0.5) * view.cell);
+    return Math.min(0, Math.max(room - board, centred));
+  };
+  const x = axis(view.x, col, cols, canvas.width);
+  const y = axis(view.y, row, rows, canvas.height);
+  return x === view.x && y === view.y ? view : { ...view, x, y };
 }
 
 /** The cells the canvas shows (rows r0..r1 - 1, columns c0..c1 - 1), clipped to the board. */

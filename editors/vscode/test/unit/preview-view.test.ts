@@ -44,13 +44,19 @@ test('zooming keeps the cell under the pointer in place', () => {
   assert.deepEqual(cellAt(v, 210, 120, 1000, 1000), [25, 50]);
 });
 
-test('the view follows the box only when it nears an edge, then centres it', () => {
+test('the view follows the box only when it nears an edge of a board bigger than the canvas', () => {
   const v = { cell: 10, x: 0, y: 0 };
-  assert.equal(follow(v, 30, 40, canvas), v); // (405, 305): in the middle
-  const moved = follow(v, 30, 75, canvas); // x = 755: near the right edge
+  assert.equal(follow(v, 30, 40, canvas, 1000, 1000), v); // (405, 305): in the middle
+  const moved = follow(v, 30, 75, canvas, 1000, 1000); // x = 755: near the right edge
   assert.notEqual(moved, v);
-  assert.equal(moved.x + 75.5 * 10, 400);
-  assert.equal(moved.y + 30.5 * 10, 300);
+  assert.equal(moved.x + 75.5 * 10, 400); // centred across
+  assert.equal(moved.y, 0); // and not down: the box is in the middle that way
+  // Never past the board's edge: at the far corner the board's corner meets the canvas's.
+  const corner = follow(v, 999, 999, canvas, 1000, 1000);
+  assert.deepEqual([corner.x, corner.y], [800 - 10000, 600 - 10000]);
+  // A board that fits the canvas does not move, wherever the box is.
+  const fitted = fit(7, 11, canvas);
+  assert.equal(follow(fitted, 6, 10, canvas, 7, 11), fitted);
 });
 
 test('panning keeps part of the board on the canvas', () => {

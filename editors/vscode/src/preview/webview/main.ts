@@ -147,6 +147,8 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
     speedSelect.value = String(speed);
   }
   scrub.max = String(next.moves.length);
+  // As wide as the counter ever gets, so the controls do not move while it counts.
+  counter.style.minWidth = `${counterText(next, prefix, next.moves.length).length}ch`;
   canvas.setAttribute('aria-label', `${next.maze ? `Maze #${next.maze}: ` : ''}${next.rows} rows, ${next.cols} columns`);
   canvas.dataset.rows = String(next.rows);
   canvas.dataset.cols = String(next.cols);
@@ -180,7 +182,7 @@ function showFrame(k: number): void {
   }
   if (following) {
     const b = moves.box[frame];
-    setView(follow(view, Math.floor(b / replay.cols), b % replay.cols, size), false);
+    setView(follow(view, Math.floor(b / replay.cols), b % replay.cols, size, replay.rows, replay.cols), false);
   }
   queueDraw();
 }
@@ -369,7 +371,7 @@ function setFollowing(on: boolean): void {
   followButton.setAttribute('aria-pressed', String(on));
   if (on && replay) {
     const [br, bc] = rc(moves.box[frame]);
-    setView(follow(view, br, bc, size), true);
+    setView(follow(view, br, bc, size, replay.rows, replay.cols), true);
   }
 }
 
@@ -380,7 +382,8 @@ new ResizeObserver((entries) => {
   } else if (replay) {
     setView(clamp(view, replay.rows, replay.cols, size), false);
   }
-  queueDraw();
+  // Resizing cleared the canvas: paint it now, before this frame is shown.
+  draw();
 }).observe(viewport);
 
 // Drag to pan; two fingers pinch to zoom.
