@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 import preview_canvas
@@ -116,21 +117,14 @@ def wait_painted(wb: Workbench, frame, what: str, pred, timeout: float = TIMEOUT
 
 def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report):
     """Opens the file, waits for the solve, then the preview: command → board drawn."""
-    focus_workbench(wb)
-    wb.command("View: Close All Editors")
-    wb.open_file(name)
+    palette(wb, "View: Close All Editors")
+    open_file(wb, name)
+    wb.wait_for(f"{name}'s text", lambda: wb.editor_lines())
     pushes = sum(ch.isupper() for ch in moves)
     hint = f"{pushes} pushes · {len(moves)} moves"
     wb.wait_for(f"{name} solved ({hint})", lambda: wb.editor_lines().get(1, "").endswith(hint), 300)
     wb.go_to(3, 3)
-    wb.page.keyboard.press("F1")
-    box = wb.page.locator(".quick-input-widget input")
-    box.wait_for(state="visible")
-    box.fill(">boxls: Open Preview to the Side")
-    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text="Open Preview to the Side").first
-    wb.wait_for("the preview command in the palette", lambda: row.is_visible())
-    t0 = wb.page.evaluate("Date.now()")
-    row.click()
+    t0 = palette(wb, "boxls: Open Preview to the Side")
     wb.wait_for("the preview's webview", lambda: wb.page.locator("iframe.webview.ready").count() > 0, 300)
     frame = wb.page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
     start = f"push 0 of {pushes} · move 0 of {len(moves)}"
@@ -252,8 +246,6 @@ def run_size(wb: Workbench, workspace: Path, boxls: str, n: int, report: Report)
     report.add(size, "a key typed in the editor while playing → shown", f"median {statistics.median(typed):.0f} ms, max {max(typed):.0f} ms")
     wb.ok(f"{size}: play advances ({before} → {s['frame']}) and the editor takes typing meanwhile", f"perf-{n}-typing")
     frame.locator("#play").click()
-    focus_workbench(wb)
-    wb.command("View: Close All Editors")
 
 
 def focus_workbench(wb: Workbench):
@@ -263,18 +255,46 @@ def focus_workbench(wb: Workbench):
     wb.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75)
 
 
+def quick_input(wb: Workbench, key: str):
+    """Opens the quick input with `key` (F1, Ctrl+P), first taking the keys back from the
+    preview (retried: right after the preview had the focus a click may not take it)."""
+    box = wb.page.locator(".quick-input-widget input")
+    for _ in range(5):
+        focus_workbench(wb)
+        wb.page.keyboard.press(key)
+        try:
+            box.wait_for(state="visible", timeout=5000)
+            return box
+        except PlaywrightError:
+            wb.page.keyboard.press("Escape")
+    raise Failure(f"{key} does not open the quick input")
+
+
+def open_file(wb: Workbench, name: str):
+    box = quick_input(wb, "Control+P")
+    box.fill(name)
+    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
+    wb.wait_for(f"{name} in quick open", lambda: row.is_visible())
+    wb.page.keyboard.press("Enter")
+    tab = wb.page.locator(f".tabs-container .tab.active[data-resource-name='{name}']")
+    wb.wait_for(f"the editor tab of {name}", lambda: tab.count() > 0)
+
+
+def palette(wb: Workbench, title: str) -> float:
+    """Runs a command from the palette; returns when it was clicked (`Date.now()`)."""
+    box = quick_input(wb, "F1")
+    box.fill(">" + title)
+    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(has_text=title).first
+    wb.wait_for(f"the command {title!r} in the palette", lambda: row.is_visible())
+    clicked = wb.page.evaluate("Date.now()")
+    row.click()
+    return clicked
+
+
 def open_notes(wb: Workbench):
     """notes.txt in the left editor group (the preview keeps its maze: it follows .box
     editors only)."""
-    focus_workbench(wb)
-    wb.page.keyboard.press("Control+P")
-    box = wb.page.locator(".quick-input-widget input")
-    box.wait_for(state="visible")
-    box.fill("notes.txt")
-    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text="notes.txt").first
-    wb.wait_for("notes.txt in quick open", lambda: row.is_visible())
-    wb.page.keyboard.press("Enter")
-    wb.wait_for("the editor of notes.txt", lambda: wb.page.locator(".tabs-container .tab.active[data-resource-name='notes.txt']").count() > 0)
+    open_file(wb, "notes.txt")
 
 
 def type_in_notes(wb: Workbench, text: str) -> list:
