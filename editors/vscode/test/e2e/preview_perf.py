@@ -10,6 +10,7 @@ Only what is not a timing is asserted; the figures are printed as a report
 """
 
 import argparse
+import re
 import statistics
 import subprocess
 import sys
@@ -179,12 +180,16 @@ def on_canvas(s: dict, r: int, c: int) -> bool:
     return x >= 0 and y >= 0 and x + s["cell"] <= s["width"] and y + s["cell"] <= s["height"]
 
 
+def write_room(workspace: Path, n: int) -> Path:
+    path = workspace / f"room-{n}.box"
+    path.write_text(f"{n} {n}\n" + "\n".join(room(n)) + "\n0 0\n")
+    return path
+
+
 def run_size(wb: Workbench, workspace: Path, boxls: str, n: int, report: Report):
     name = f"room-{n}.box"
     rows = room(n)
-    path = workspace / name
-    path.write_text(f"{n} {n}\n" + "\n".join(rows) + "\n0 0\n")
-    moves = solve(boxls, path)
+    moves = solve(boxls, workspace / name)
     played = preview_canvas.play_moves(rows, moves)
     size = f"{n}×{n}"
 
@@ -284,7 +289,9 @@ def palette(wb: Workbench, title: str) -> float:
     """Runs a command from the palette; returns when it was clicked (`Date.now()`)."""
     box = quick_input(wb, "F1")
     box.fill(">" + title)
-    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(has_text=title).first
+    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
+        has=wb.page.locator(".label-name", has_text=re.compile("^" + re.escape(title) + "$"))
+    ).first
     wb.wait_for(f"the command {title!r} in the palette", lambda: row.is_visible())
     clicked = wb.page.evaluate("Date.now()")
     row.click()
@@ -309,6 +316,8 @@ def type_in_notes(wb: Workbench, text: str) -> list:
     shown = " ".join(wb.page.locator(".editor-group-container.active .view-lines").all_inner_texts())
     if text.replace(" ", "") not in shown.replace("\u00a0", "").replace(" ", ""):
         raise Failure(f"the editor should show what was typed while the preview plays: {shown!r}")
+    wb.page.keyboard.press("Control+S")  # saved: closing it asks nothing
+    wb.wait_for("notes.txt saved", lambda: wb.page.locator(".tabs-container .tab.active.dirty[data-resource-name='notes.txt']").count() == 0)
     return latencies
 
 
@@ -326,6 +335,10 @@ def main():
     for old in [*out.glob("*.png"), *out.glob("*.html")]:
         old.unlink()
     (args.workspace / "notes.txt").write_text("notes\n")
+    sizes = [int(v) for v in args.sizes.split(",")]
+    # Every file before the first quick open, which lists the folder once.
+    for n in sizes:
+        write_room(args.workspace, n)
     report = Report()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
@@ -335,7 +348,7 @@ def main():
         try:
             page.goto(args.url)
             wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
-            for n in [int(v) for v in args.sizes.split(",")]:
+            for n in sizes:
                 run_size(wb, args.workspace, args.boxls, n, report)
         except Failure as err:
             print(f"FAILED: {err}", file=sys.stderr)
