@@ -276,13 +276,20 @@ def quick_input(wb: Workbench, key: str):
 
 
 def open_file(wb: Workbench, name: str):
-    box = quick_input(wb, "Control+P")
-    box.fill(name)
-    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
-    wb.wait_for(f"{name} in quick open", lambda: row.is_visible())
-    wb.page.keyboard.press("Enter")
+    """Quick open, the file's row clicked; again if no tab shows (a busy window may drop it)."""
     tab = wb.page.locator(f".tabs-container .tab.active[data-resource-name='{name}']")
-    wb.wait_for(f"the editor tab of {name}", lambda: tab.count() > 0)
+    for attempt in range(3):
+        box = quick_input(wb, "Control+P")
+        box.fill(name)
+        row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
+        wb.wait_for(f"{name} in quick open", lambda: row.is_visible())
+        row.click()
+        try:
+            return wb.wait_for(f"the editor tab of {name}", lambda: tab.count() > 0, 20 if attempt < 2 else TIMEOUT)
+        except Failure:
+            if attempt == 2:
+                raise
+            wb.page.keyboard.press("Escape")
 
 
 def palette(wb: Workbench, title: str) -> float:

@@ -292,18 +292,20 @@ interface Level {
 
 /** Pixel (x, y) of `to`: the average of the 2×2 pixels of `from` it covers. */
 function reduce(from: Level, to: Level, x: number, y: number): void {
-  const x0 = 2 * x;
-  const y0 = 2 * y;
-  const x1 = Math.min(x0 + 1, from.width - 1);
-  const y1 = Math.min(y0 + 1, from.height - 1);
-  const w = from.words;
-  const a = w[y0 * from.width + x0];
-  const b = w[y0 * from.width + x1];
-  const c = w[y1 * from.width + x0];
-  const d = w[y1 * from.width + x1];
-  const channel = (shift: number) =>
-    (((a >>> shift) & 255) + ((b >>> shift) & 255) + ((c >>> shift) & 255) + ((d >>> shift) & 255) + 2) >> 2;
-  to.words[y * to.width + x] = ((255 << 24) | (channel(16) << 16) | (channel(8) << 8) | channel(0)) >>> 0;
+  const f = from.pixels.data;
+  const w = from.width;
+  const x1 = Math.min(2 * x + 1, w - 1);
+  const y1 = Math.min(2 * y + 1, from.height - 1);
+  const a = (2 * y * w + 2 * x) * 4;
+  const b = (2 * y * w + x1) * 4;
+  const c = (y1 * w + 2 * x) * 4;
+  const d = (y1 * w + x1) * 4;
+  const t = to.pixels.data;
+  const o = (y * to.width + x) * 4;
+  t[o] = (f[a] + f[b] + f[c] + f[d] + 2) >> 2;
+  t[o + 1] = (f[a + 1] + f[b + 1] + f[c + 1] + f[d + 1] + 2) >> 2;
+  t[o + 2] = (f[a + 2] + f[b + 2] + f[c + 2] + f[d + 2] + 2) >> 2;
+  t[o + 3] = 255;
 }
 
 function roundedRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
