@@ -8,6 +8,7 @@
 //! only the frames where a motion turns.
 
 mod motion;
+mod placement;
 mod shapes;
 
 use std::fmt::{self, Write as _};
@@ -15,6 +16,7 @@ use std::fmt::{self, Write as _};
 use crate::maze::Grid;
 use crate::solver::{replay_frames, Analysis, Frame, Outcome, Solution};
 use motion::{keyframes, Clock, Fixed};
+use placement::Point;
 use shapes::{blocks, path_data};
 
 /// What to draw besides the board.
@@ -110,7 +112,7 @@ const MAX_BOARD_PX: f64 = 960.0;
 /// Grid lines, hatching and push arrows only where a cell is at least this big.
 const DETAIL_CELL_PX: f64 = 10.0;
 /// Player, box and target never shrink below this, so big boards still show them.
-const MIN_PIECE_PX: f64 = 20.0;
+const MIN_PIECE_PX: f64 = 16.0;
 const MARGIN: f64 = 20.0;
 const MIN_WIDTH: f64 = 440.0;
 const CAPTION_PX: f64 = 15.0;
@@ -241,6 +243,46 @@ impl Layout {
     fn detailed(&self) -> bool {
         self.cell >= DETAIL_CELL_PX
     }
+
+    /// How wide a piece is drawn: a cell, or more on a fine board.
+    fn piece_px(&self) -> f64 {
+        self.cell * self.piece
+    }
+
+    /// The centre of a cell, in pixels.
+    fn centre_px(&self, grid: &Grid, cell: usize) -> Point {
+        let (x, y) = centre(grid, cell);
+        (self.board_x + x * self.cell, MARGIN + y * self.cell)
+    }
+}
+
+/// A piece's name (its element id and shape) and the colour of its pin.
+#[derive(Clone, Copy)]
+struct Piece {
+    name: &'static str,
+    colour: &'static str,
+}
+
+impl Piece {
+    const TARGET: Piece = Piece {
+        name: "target",
+        colour: TARGET,
+    };
+    const BOX: Piece = Piece {
+        name: "box",
+        colour: BOX_FILL,
+    };
+    const PLAYER: Piece = Piece {
+        name: "player",
+        colour: PLAYER,
+    };
+}
+
+/// How a piece moves in an animation: its cell and its marker's offset per frame.
+struct Track {
+    cells: Vec<usize>,
+    offsets: Vec<Point>,
+    clock: Clock,
 }
 
 /// Pixels per cell: big cells for small boards, the longest side at most
@@ -463,59 +505,111 @@ impl Svg {
         ));
     }
 
-    /// Target, box and player, in pixels so that they keep a legible size.
+    /// Target, box and player, in pixels so that they keep a legible size. On a fine
+    /// board they are bigger than a cell, so markers that would cover each other are
+    /// moved aside from their cells (each cell keeps a pin), frame by frame when animated.
     fn pieces(&mut self, grid: &Grid, story: &Story, layout: &Layout, clock: Option<&Clock>) {
-        self.piece(grid, layout, "target", grid.target, None);
         let frames = match (story, clock) {
             (Story::Solved { frames, .. }, Some(clock)) => Some((frames, clock)),
             _ => None,
         };
-        let track = |pick: fn(&Frame) -> usize| {
-            frames.map(|(frames, clock)| {
-                let cells: Vec<usize> = frames.iter().map(pick).collect();
-                (cells, *clock)
+        let size = layout.piece_px();
+        let place = |boxed: usize, player: usize| {
+            if layout.piece > 1.0 {
+                let px = |cell| layout.centre_px(grid, cell);
+                placement::offsets([px(grid.target), px(boxed), px(player)], size)
+            } else {
+                [(0.0, 0.0); 3]
+            }
+        };
+        let still = place(grid.boxed, grid.player);
+        let moving: Option<Vec<[Point; 3]>> =
+            frames.map(|(frames, _)| frames.iter().map(|f| place(f.boxed, f.player)).collect());
+        let track = |pick: fn(&Frame) -> usize, piece: usize| {
+            frames.map(|(frames, clock)| Track {
+                cells: frames.iter().map(pick).collect(),
+                offsets: moving
+                    .as_ref()
+                    .map(|all| all.iter().map(|o| o[piece]).collect())
+                    .unwrap_or_default(),
+                clock: *clock,
             })
         };
-        self.piece(grid, layout, "box", grid.boxed, track(|f| f.boxed));
-        self.piece(grid, layout, "player", grid.player, track(|f| f.player));
+        self.piece(grid, layout, Piece::TARGET, grid.target, still[0], None);
+        self.piece(
+            grid,
+            layout,
+            Piece::BOX,
+            grid.boxed,
+            still[1],
+            track(|f| f.boxed, 1),
+        );
+        self.piece(
+            grid,
+            layout,
+            Piece::PLAYER,
+            grid.player,
+            still[2],
+            track(|f| f.player, 2),
+        );
     }
 
-    /// One piece at `cell`; with `track`, it moves through those cells on that clock.
+    /// One piece at `cell`, its marker `offset` from it; with `track`, it moves through
+    /// those cells (and its marker through those offsets) on that clock.
     fn piece(
         &mut self,
         grid: &Grid,
         layout: &Layout,
-        name: &str,
+        piece: Piece,
         cell: usize,
-        track: Option<(Vec<usize>, Clock)>,
+        offset: Point,
+        track: Option<Track>,
     ) {
-        let to_px = |cell: usize| {
-            let (x, y) = centre(grid, cell);
-            (layout.board_x + x * layout.cell, MARGIN + y * layout.cell)
-        };
-        let (x, y) = to_px(cell);
+        let name = piece.name;
+        let (x, y) = layout.centre_px(grid, cell);
         self.put(format_args!(
             "<g id=\"{name}\" transform=\"translate({} {})\">",
             Fixed(x),
             Fixed(y)
         ));
-        if let Some((cells, clock)) = track {
+        if let Some(track) = &track {
             let (times, values) = keyframes(
-                &clock,
-                &cells,
+                &track.clock,
+                &track.cells,
                 |a, b| b as isize - a as isize,
                 |cell| {
-                    let (x, y) = to_px(cell);
+                    let (x, y) = layout.centre_px(grid, cell);
                     format!("{} {}", Fixed(x), Fixed(y))
                 },
             );
+            self.translation(&times, &values, &track.clock);
+        }
+        let scale = layout.piece_px();
+        if layout.piece > 1.0 {
+            // The exact cell, under the marker: seen when the marker moves aside.
+            let pin = layout.cell.max(3.0);
             self.put(format_args!(
-                "<animateTransform attributeName=\"transform\" type=\"translate\" dur=\"{}s\" \
-                 repeatCount=\"indefinite\" calcMode=\"linear\" keyTimes=\"{times}\" values=\"{values}\"/>",
-                Fixed(clock.duration())
+                "<rect class=\"pin\" x=\"{p}\" y=\"{p}\" width=\"{w}\" height=\"{w}\" fill=\"{}\" \
+                 stroke=\"{FLOOR}\" stroke-width=\"0.75\"/>",
+                piece.colour,
+                p = Fixed(-pin / 2.0),
+                w = Fixed(pin),
             ));
         }
-        let scale = layout.cell * layout.piece;
+        self.put(format_args!(
+            "<g class=\"marker\" transform=\"translate({} {})\">",
+            Fixed(offset.0),
+            Fixed(offset.1)
+        ));
+        if let Some(track) = track.filter(|t| t.offsets.iter().any(|o| *o != (0.0, 0.0))) {
+            let (times, values) = keyframes(
+                &track.clock,
+                &track.offsets,
+                |a, b| (b.0 - a.0, b.1 - a.1),
+                |o| format!("{} {}", Fixed(o.0), Fixed(o.1)),
+            );
+            self.translation(&times, &values, &track.clock);
+        }
         if layout.piece > 1.0 {
             // Enlarged over a fine board: a halo keeps the piece apart from the rock.
             self.put(format_args!(
@@ -524,8 +618,16 @@ impl Svg {
             ));
         }
         self.put(format_args!(
-            "<use href=\"#{name}-shape\" xlink:href=\"#{name}-shape\" transform=\"scale({})\"/></g>\n",
+            "<use href=\"#{name}-shape\" xlink:href=\"#{name}-shape\" transform=\"scale({})\"/></g></g>\n",
             Fixed(scale)
+        ));
+    }
+
+    fn translation(&mut self, times: &str, values: &str, clock: &Clock) {
+        self.put(format_args!(
+            "<animateTransform attributeName=\"transform\" type=\"translate\" dur=\"{}s\" \
+             repeatCount=\"indefinite\" calcMode=\"linear\" keyTimes=\"{times}\" values=\"{values}\"/>",
+            Fixed(clock.duration())
         ));
     }
 

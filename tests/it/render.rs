@@ -144,6 +144,7 @@ fn check_picture(grid: &Grid, analysis: &Analysis, svg: &str, animate: bool) {
         );
     }
     check_board(&doc, grid, &analysis.dead);
+    check_pieces(&doc, None);
     match &analysis.outcome {
         Outcome::Solved(solution) => {
             let frames = replay_frames(grid, &solution.path).expect("the solution replays");
@@ -158,6 +159,7 @@ fn check_picture(grid: &Grid, analysis: &Analysis, svg: &str, animate: bool) {
             assert_eq!(count_id(&doc, "note"), 0);
             if animate {
                 check_animation(&doc, grid, &frames);
+                check_pieces(&doc, Some(&frames));
             }
         }
         Outcome::Unsolvable(reason) => {
@@ -229,6 +231,113 @@ fn check_trail(doc: &Document, grid: &Grid, frames: &[Frame]) {
             cells.len() - 1,
             "one arrow per push"
         );
+    }
+}
+
+/// A SMIL animation's key times and values.
+type Keyframes = (Vec<f64>, Vec<Vec<f64>>);
+
+/// The smallest a piece may be drawn, in pixels, to stay legible.
+const LEGIBLE_PX: f64 = 16.0;
+
+/// A piece as drawn: its cell's centre, its marker's offset from it, and its width.
+struct Drawn {
+    anchor: (f64, f64),
+    offset: (f64, f64),
+    width: f64,
+}
+
+/// Target, box and player are legible at any size and never cover one another (nor,
+/// where a cell is big enough, reach past their cell): read from the markers' geometry,
+/// on the still picture or, with `frames`, at every move of the animation.
+fn check_pieces(doc: &Document, frames: Option<&[Frame]>) {
+    let (_, _, cell) = board_scale(doc);
+    let pieces: Vec<(Node, Node, f64)> = ["target", "box", "player"]
+        .iter()
+        .map(|id| {
+            let piece = by_id(doc, id).expect("a piece");
+            let marker = piece
+                .children()
+                .find(|n| n.attribute("class") == Some("marker"))
+                .unwrap_or_else(|| panic!("#{id} has a marker"));
+            let shape = marker
+                .children()
+                .find(|n| n.has_tag_name("use"))
+                .expect("the marker's shape");
+            let width = numbers(shape.attribute("transform").unwrap_or(""))[0];
+            assert!(width >= LEGIBLE_PX - 1e-9, "#{id} is {width} px wide");
+            if cell >= LEGIBLE_PX {
+                assert!(
+                    width <= cell + 1e-9,
+                    "#{id} ({width} px) fits its {cell} px cell"
+                );
+            } else {
+                let pin = piece
+                    .children()
+                    .find(|n| n.attribute("class") == Some("pin"));
+                assert!(pin.is_some(), "#{id} enlarged keeps a pin on its cell");
+            }
+            (piece, marker, width)
+        })
+        .collect();
+    let width = pieces[0].2;
+    let apart = |at: [Drawn; 3], when: &str| {
+        let centre = |d: &Drawn| (d.anchor.0 + d.offset.0, d.anchor.1 + d.offset.1);
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            if i == 0 && close(at[0].anchor, at[j].anchor) {
+                continue; // the box or the player on the target: that is where they are
+            }
+            let (a, b) = (centre(&at[i]), centre(&at[j]));
+            let distance = (a.0 - b.0).hypot(a.1 - b.1);
+            assert!(
+                // Touching is apart; key times are written to a millionth of the loop, so
+                // a long animation sampled at a move is good to a few hundredths of a pixel.
+                distance >= at[i].width.max(at[j].width) - 0.05,
+                "{when}: pieces {i} and {j} overlap ({distance} px apart, {width} px wide)"
+            );
+        }
+    };
+    let still = |k: usize| Drawn {
+        anchor: translation(pieces[k].0),
+        offset: translation(pieces[k].1),
+        width: pieces[k].2,
+    };
+    let Some(frames) = frames else {
+        apart([still(0), still(1), still(2)], "the still picture");
+        return;
+    };
+    // Anchors and offsets animated on one clock: sample both at each move.
+    let track = |node: Node, fallback: (f64, f64)| {
+        let animated = node.children().any(|n| n.has_tag_name("animateTransform"));
+        if animated {
+            animation(node)
+        } else {
+            (vec![0.0, 1.0], vec![vec![fallback.0, fallback.1]; 2])
+        }
+    };
+    let tracks: Vec<[Keyframes; 2]> = (0..3)
+        .map(|k| {
+            [
+                track(pieces[k].0, translation(pieces[k].0)),
+                track(pieces[k].1, translation(pieces[k].1)),
+            ]
+        })
+        .collect();
+    let (box_times, _) = animation(pieces[1].0);
+    let (first, last) = (box_times[1], box_times[box_times.len() - 2]);
+    let moves = frames.len() - 1;
+    for i in 0..=moves {
+        let t = first + (last - first) * i as f64 / moves.max(1) as f64;
+        let at = |k: usize| {
+            let [(at, av), (ot, ov)] = &tracks[k];
+            let (a, o) = (sample(at, av, t), sample(ot, ov, t));
+            Drawn {
+                anchor: (a[0], a[1]),
+                offset: (o[0], o[1]),
+                width,
+            }
+        };
+        apart([at(0), at(1), at(2)], &format!("move {i}"));
     }
 }
 
@@ -401,6 +510,51 @@ fn big_mazes_stay_small() {
         }
         let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("render-300-{seed}.box"));
         std::fs::write(path, generate::render_file(&[grid])).expect("write the maze for measuring");
+    }
+}
+
+/// A 1000×1000 open room with the pieces crowded together: the player below the box
+/// (it must walk round it), the target two cells to the right.
+fn crowded_room() -> Grid {
+    let n = 1000;
+    Grid {
+        rows: n,
+        cols: n,
+        walls: vec![false; n * n],
+        player: 501 * n + 500,
+        boxed: 500 * n + 500,
+        target: 500 * n + 502,
+    }
+}
+
+#[test]
+fn pieces_on_a_1000_by_1000_board_are_legible_and_apart() {
+    let grid = crowded_room();
+    let analysis = analysis(&grid);
+    assert!(matches!(analysis.outcome, Outcome::Solved(_)));
+    for animate in [false, true] {
+        let svg = render(&grid, 1, &analysis, &Options { animate });
+        // check_picture reads the pieces back: on their cells, legible, apart.
+        check_picture(&grid, &analysis, &svg, animate);
+        let doc = Document::parse(&svg).expect("XML");
+        let (_, _, cell) = board_scale(&doc);
+        assert!(cell < 1.0, "a fine board: {cell} px a cell");
+        // Crowded, so some marker had to move aside from its cell.
+        let moved = ["box", "player"].iter().any(|id| {
+            let marker = by_id(&doc, id)
+                .and_then(|p| {
+                    p.children()
+                        .find(|n| n.attribute("class") == Some("marker"))
+                })
+                .expect("a marker");
+            let (dx, dy) = translation(marker);
+            dx != 0.0
+                || dy != 0.0
+                || marker
+                    .children()
+                    .any(|n| n.has_tag_name("animateTransform"))
+        });
+        assert!(moved, "crowded pieces move aside (animate: {animate})");
     }
 }
 

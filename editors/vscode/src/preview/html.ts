@@ -2,6 +2,7 @@
 // the extension's own stylesheet and one nonce'd script). Free of the `vscode` module.
 import { randomBytes } from 'crypto';
 import { ICONS } from './icons';
+import { SPEEDS } from './replay';
 
 export interface PageResources {
   /** `webview.cspSource`: the origin the webview serves the extension's files from. */
@@ -43,13 +44,26 @@ export function previewHtml(r: PageResources): string {
   <h1 id="title">boxls preview</h1>
   <p id="status" role="status" aria-live="polite">Waiting for the server…</p>
   <div id="stage" hidden>
-    <div id="board" role="img" aria-roledescription="maze board" tabindex="0"></div>
     <div id="controls" role="toolbar" aria-label="Replay">
       <button id="back" type="button" title="Step back (Left arrow)" aria-label="Step back">${ICONS.back}</button>
       <button id="play" type="button" title="Play (Space)" aria-label="Play">${ICONS.play}</button>
       <button id="forward" type="button" title="Step forward (Right arrow)" aria-label="Step forward">${ICONS.forward}</button>
+      <button id="next-push" type="button" title="Skip to after the next push (] or Page Down; [ or Page Up goes back)" aria-label="Skip to the next push">${ICONS.nextPush}</button>
       <input id="scrub" type="range" min="0" max="0" value="0" step="1" aria-label="Move">
       <span id="counter" aria-live="off"></span>
+      <label id="speed-label" title="Moves per second while playing (&lt; slower, &gt; faster)">Speed
+        <select id="speed" aria-label="Moves per second">${SPEEDS.map((s) => `<option value="${s}">${s}/s</option>`).join('')}</select>
+      </label>
+      <span class="group" role="group" aria-label="View">
+        <button id="zoom-out" type="button" title="Zoom out (-)" aria-label="Zoom out">${ICONS.zoomOut}</button>
+        <button id="zoom-in" type="button" title="Zoom in (+)" aria-label="Zoom in">${ICONS.zoomIn}</button>
+        <button id="fit" type="button" title="Fit the board (F)" aria-label="Fit the board">${ICONS.fit}</button>
+        <button id="follow" type="button" title="Follow the box (B)" aria-label="Follow the box" aria-pressed="true">${ICONS.follow}</button>
+      </span>
+    </div>
+    <div id="viewport">
+      <canvas id="board" role="img" aria-roledescription="maze board" tabindex="0"
+        title="Wheel or pinch to zoom, drag to pan; Shift+arrows pan, + and - zoom"></canvas>
     </div>
     <p id="position" class="visually-hidden" aria-live="polite"></p>
     <ul id="legend" aria-label="Legend">

@@ -6,17 +6,14 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 import { makeNonce, previewHtml } from './html';
+import { MazeState, Note, noBoard, parseMazeState } from './maze';
 import { parseReplay } from './replay';
 
 export const PREVIEW_COMMAND = 'boxls.showPreviewToSide';
 const VIEW_TYPE = 'boxls.preview';
+const MAZE_REQUEST = 'boxls/maze';
 const REPLAY_REQUEST = 'boxls/replay';
-
-/** What the panel shows when there is no board, and how it reads. */
-interface Note {
-  text: string;
-  kind: 'info' | 'error' | 'warning';
-}
+const SETTLED_REQUEST = 'boxls/settled';
 
 export function registerPreview(
   context: vscode.ExtensionContext,
@@ -37,6 +34,8 @@ class Preview implements vscode.Disposable {
   /** Bumped by every refresh; an answer is shown only if no later refresh started. */
   private seq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The board the webview shows (document, version, maze): sent once, not per refresh. */
+  private shown: { key: string; panel: vscode.WebviewPanel } | undefined;
   private readonly listeners: vscode.Disposable[] = [];
 
   constructor(
@@ -58,13 +57,6 @@ class Preview implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (this.isSource(e.document.uri) && e.contentChanges.length > 0) {
           this.schedule(100);
-        }
-      }),
-      // Solves finish after the edit: their diagnostics (published even when empty) say
-      // the server now knows more about the maze.
-      vscode.languages.onDidChangeDiagnostics((e) => {
-        if (e.uris.some((uri) => this.isSource(uri))) {
-          this.schedule(30);
         }
       }),
     );
@@ -116,6 +108,7 @@ class Preview implements vscode.Disposable {
     panel.webview.onDidReceiveMessage((msg: { type?: string }) => {
       // The page (re)loaded, e.g. after the panel was hidden: send it the current state.
       if (msg?.type === 'ready') {
+        this.shown = undefined;
         this.schedule(0);
       }
     });
@@ -148,7 +141,11 @@ class Preview implements vscode.Disposable {
     }, delay);
   }
 
-  /** Asks the server for the maze at the cursor and shows it, unless something newer came. */
+  /**
+   * Asks the server for the state of the maze at the cursor (`boxls/maze`) and shows
+   * it: the board when solved (one `boxls/replay` per version), else why not — from
+   * the answer's status and reason, never from the server's wording.
+   */
   private async refresh(): Promise<void> {
     const panel = this.panel;
     const source = this.source;
@@ -163,40 +160,92 @@ class Preview implements vscode.Disposable {
       this.post(panel, seq, file, { text: `${file} is not open.`, kind: 'info' });
       return;
     }
-    const version = document.version;
-    const maze = await mazeAt(document.uri, source.position);
-    const title = maze ? `${file} — ${maze.name}` : file;
     const client = this.client();
     if (!client) {
-      this.post(panel, seq, title, { text: 'The boxls server is not running (see the boxls output).', kind: 'error' });
+      this.post(panel, seq, file, { text: 'The boxls server is not running (see the boxls output).', kind: 'error' });
       return;
     }
-    let answer: unknown;
+    const version = document.version;
+    const where = {
+      textDocument: { uri: client.code2ProtocolConverter.asUri(document.uri) },
+      position: client.code2ProtocolConverter.asPosition(source.position),
+    };
+    let state: MazeState | null | string;
     try {
-      answer = await client.sendRequest(REPLAY_REQUEST, {
-        textDocument: { uri: client.code2ProtocolConverter.asUri(document.uri) },
-        position: client.code2ProtocolConverter.asPosition(source.position),
-      });
+      state = parseMazeState(await client.sendRequest(MAZE_REQUEST, where));
     } catch (err) {
       if (this.current(seq, document, version)) {
-        this.post(panel, seq, title, { text: `The server could not replay this maze: ${errorText(err)}`, kind: 'error' });
+        this.post(panel, seq, file, { text: `The server could not say what is at the cursor: ${errorText(err)}`, kind: 'error' });
       }
       return;
     }
     if (!this.current(seq, document, version)) {
       return; // the text or the cursor moved on; a newer refresh is scheduled or running
     }
+    if (typeof state === 'string') {
+      this.log.error(`Preview: the server's ${MAZE_REQUEST} answer is malformed: ${state}`);
+      this.post(panel, seq, file, { text: `The server's answer is malformed: ${state}.`, kind: 'error' });
+      return;
+    }
+    if (!state || state.version !== version) {
+      // No maze here (or an answer for another version: a newer refresh follows the edit).
+      if (!state) {
+        this.post(panel, seq, file, { text: 'Put the cursor in a maze to see its solution played.', kind: 'info' });
+      }
+      return;
+    }
+    const title = `${file} — Maze #${state.maze} (${state.rows}×${state.cols})`;
+    if (state.status !== 'solved') {
+      this.post(panel, seq, title, noBoard(state));
+      if (state.status === 'solving') {
+        void this.whenSettled(client, where.textDocument, seq);
+      }
+      return;
+    }
+    const key = `${document.uri.toString()}#${version}#${state.maze}`;
+    if (this.shown?.key === key && this.shown.panel === panel) {
+      // The board shown is this version's: the webview keeps it (and keeps playing).
+      void panel.webview.postMessage({ type: 'keep', seq, title });
+      return;
+    }
+    let answer: unknown;
+    try {
+      // No frames: the webview replays the move string from the start (big answers
+      // stay small).
+      answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false });
+    } catch (err) {
+      if (this.current(seq, document, version)) {
+        this.post(panel, seq, title, { text: `The server could not replay this maze: ${errorText(err)}`, kind: 'error' });
+      }
+      return;
+    }
+    const answeredAt = Date.now();
+    if (!this.current(seq, document, version)) {
+      return;
+    }
     const replay = parseReplay(answer);
     if (typeof replay === 'string') {
       this.log.error(`Preview: the server's ${REPLAY_REQUEST} answer is malformed: ${replay}`);
       this.post(panel, seq, title, { text: `The server's answer is malformed: ${replay}.`, kind: 'error' });
-    } else if (replay) {
-      if (replay.version !== undefined && replay.version !== version) {
-        return; // computed for another version of the text: never draw a stale frame
-      }
-      void panel.webview.postMessage({ type: 'replay', seq, title, replay });
+    } else if (!replay || (replay.version !== undefined && replay.version !== version)) {
+      // Solved a moment ago, not now: the edit that changed it schedules a refresh.
+      return;
     } else {
-      this.post(panel, seq, title, whyNoBoard(document.uri, maze));
+      this.shown = { key, panel };
+      void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
+    }
+  }
+
+  /** While a maze solves: once the server has settled this version, look again. */
+  private async whenSettled(client: LanguageClient, textDocument: { uri: string }, seq: number): Promise<void> {
+    try {
+      await client.sendRequest(SETTLED_REQUEST, { textDocument });
+    } catch (err) {
+      this.log.warn(`Preview: ${SETTLED_REQUEST}: ${errorText(err)}`);
+      return;
+    }
+    if (seq === this.seq) {
+      this.schedule(0);
     }
   }
 
@@ -205,6 +254,7 @@ class Preview implements vscode.Disposable {
   }
 
   private post(panel: vscode.WebviewPanel, seq: number, title: string, note: Note): void {
+    this.shown = undefined;
     void panel.webview.postMessage({ type: 'message', seq, title, ...note });
   }
 }
@@ -215,37 +265,4 @@ function isBox(document: vscode.TextDocument): boolean {
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/** The maze (document symbol `Maze #k (r×c)`) whose range holds the position. */
-async function mazeAt(uri: vscode.Uri, position: vscode.Position): Promise<vscode.DocumentSymbol | undefined> {
-  const symbols = await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
-    'vscode.executeDocumentSymbolProvider',
-    uri,
-  );
-  return (symbols ?? [])
-    .filter((s): s is vscode.DocumentSymbol => 'range' in s)
-    .find((s) => s.range.contains(position));
-}
-
-/** Why the server has no replay here, from what it already told the user. */
-function whyNoBoard(uri: vscode.Uri, maze: vscode.DocumentSymbol | undefined): Note {
-  if (!maze) {
-    return { text: 'Put the cursor in a maze to see its solution played.', kind: 'info' };
-  }
-  const inMaze = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'boxls' && maze.range.intersection(d.range));
-  const code = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
-  const error = inMaze.find((d) => d.severity === vscode.DiagnosticSeverity.Error && !code(d).startsWith('solution-'));
-  if (error) {
-    return { text: `${maze.name} has errors, so it cannot be solved: ${error.message} (${code(error)})`, kind: 'error' };
-  }
-  const unsolvable = inMaze.find((d) => code(d) === 'unsolvable');
-  if (unsolvable) {
-    return { text: `${maze.name} is unsolvable: ${unsolvable.message}`, kind: 'warning' };
-  }
-  const tooLarge = inMaze.find((d) => code(d) === 'too-large');
-  if (tooLarge) {
-    return { text: `${maze.name} is not solved: ${tooLarge.message}`, kind: 'info' };
-  }
-  return { text: `${maze.name}: solving…`, kind: 'info' };
 }

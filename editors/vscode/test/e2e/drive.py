@@ -19,6 +19,8 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
+import preview_canvas
+
 # Generous: the machine may be busy with other builds; every wait polls the page.
 TIMEOUT = 90.0
 CHROMIUM_ARGS = [
@@ -416,26 +418,31 @@ def find(rows: list, ch: str) -> list:
 
 
 def preview_board(frame) -> dict:
-    """What the preview draws: cell classes by position, the counter, the title."""
-    return frame.locator("body").evaluate(
-        """() => {
-          const board = document.getElementById('board');
-          const cols = (board.style.gridTemplateColumns.match(/repeat\\((\\d+)/) || [])[1];
-          const cells = [...board.children].map((c) => c.className);
-          return {
-            title: document.getElementById('title').textContent,
-            status: document.getElementById('status').hidden ? '' : document.getElementById('status').textContent,
-            counter: document.getElementById('counter').textContent,
-            cols: Number(cols || 0),
-            cells,
-            playing: document.body.dataset.playing,
-          };
-        }"""
-    )
+    """What the preview shows: the canvas's view and pieces, the counter, the title."""
+    return preview_canvas.state(frame)
 
 
-def classes_at(board: dict, r: int, c: int) -> set:
-    return set(board["cells"][r * board["cols"] + c].split())
+def check_drawn(frame, rows: list, player, box, dead: set, trail: set):
+    """Reads the canvas back: every cell in its colour, the box and the player where
+    they should be, dead squares hatched, the target ringed."""
+    colours = preview_canvas.palette(frame)
+    everything = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
+    drawn = preview_canvas.cells(frame, everything)
+    target = find(rows, "T")
+    for (r, c), pixels in zip(everything, drawn):
+        if [r, c] in (list(player), list(box), target):
+            continue
+        want = preview_canvas.expected_kind(rows, r, c, dead, trail)
+        got = preview_canvas.kind_of(pixels, colours)
+        if got != want:
+            raise Failure(f"cell ({r}, {c}) {rows[r][c]!r} should be drawn {want}, is {got}: {pixels}")
+    at = dict(zip(everything, drawn))
+    if not preview_canvas.near(at[tuple(player)]["centre"], colours["player"]):
+        raise Failure(f"the player should be drawn at {player}: {at[tuple(player)]['centre']}")
+    if not preview_canvas.near(at[tuple(box)]["centre"], colours["box"]):
+        raise Failure(f"the box should be drawn at {box}: {at[tuple(box)]['centre']}")
+    if list(box) != target and preview_canvas.share(at[tuple(target)], colours["target"]) < 0.05:
+        raise Failure(f"the target at {target} should be ringed: {at[tuple(target)]}")
 
 
 def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answers: list):
@@ -448,48 +455,44 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     frame = wb.page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
     moves = answers[2]
     pushes = sum(ch.isupper() for ch in moves)
+    played = preview_canvas.play_moves(maze3, moves)
+    dead = preview_canvas.dead_squares(wb.boxls, sample, 3)
+    if (1, 5) not in dead:
+        raise Failure(f"boxls render should hatch the top corridor's cell (1, 5) of maze 3: {sorted(dead)}")
     start = f"push 0 of {pushes} · move 0 of {len(moves)}"
-    board = wb.wait_for(f"the preview to show {start!r}", lambda: (b := preview_board(frame))["counter"] == start and b)
-    if "Maze #3" not in board["title"] or board["cols"] != len(maze3[0]) or len(board["cells"]) != len(maze3) * len(maze3[0]):
-        raise Failure(f"the preview should draw maze 3 ({len(maze3)}x{len(maze3[0])}): {board['title']!r}, {len(board['cells'])} cells")
-    for r, row in enumerate(maze3):
-        for c, ch in enumerate(row):
-            got = classes_at(board, r, c)
-            want = {"rock"} if ch == "#" else {"floor"} | ({"target"} if ch == "T" else set())
-            if not want <= got:
-                raise Failure(f"cell ({r}, {c}) {ch!r} should be drawn {want}, is {got}")
-    player, box, target = find(maze3, "S"), find(maze3, "B"), find(maze3, "T")
-    if "player" not in classes_at(board, *player) or "box" not in classes_at(board, *box):
-        raise Failure(f"the player should stand at {player} and the box at {box}")
-    if "dead" not in classes_at(board, 1, 5):
-        raise Failure("the top corridor's cell (1, 5) should be shaded dead")
+    board = wb.wait_for(f"the preview to show {start!r}", lambda: (b := preview_board(frame))["counter"] == start and b["frame"] == 0 and b)
+    if "Maze #3" not in board["title"] or (board["rows"], board["cols"]) != (len(maze3), len(maze3[0])):
+        raise Failure(f"the preview should draw maze 3 ({len(maze3)}x{len(maze3[0])}): {board}")
+    # Row 2 of maze 3, column 6 (among others): a free cell the box can never leave the
+    # top corridor from.
+    check_drawn(frame, maze3, *played[0], dead=dead, trail={played[0][1]})
     wb.ok(f"the preview draws maze 3 at the start: {start}", "preview-start")
 
     # Step forward with the button, then with the keyboard.
     frame.locator("#forward").click()
-    step = {"n": (-1, 0), "s": (1, 0), "e": (0, 1), "w": (0, -1)}
-    after1 = [player[0] + step[moves[0].lower()][0], player[1] + step[moves[0].lower()][1]]
     want = f"push 0 of {pushes} · move 1 of {len(moves)}"
-    board = wb.wait_for(f"the counter {want!r}", lambda: (b := preview_board(frame))["counter"] == want and b)
-    if "player" not in classes_at(board, *after1):
-        raise Failure(f"after {moves[0]!r} the player should be at {after1}")
+    board = wb.wait_for(f"the counter {want!r}", lambda: (b := preview_board(frame))["counter"] == want and b["frame"] == 1 and b)
+    check_drawn(frame, maze3, *played[1], dead=dead, trail={played[0][1]})
     frame.locator("#board").click()
     wb.page.keyboard.press("ArrowRight")
     want = f"push 0 of {pushes} · move 2 of {len(moves)}"
     wb.wait_for(f"the counter {want!r} after the Right key", lambda: preview_board(frame)["counter"] == want)
     wb.page.keyboard.press("ArrowLeft")
     want = f"push 0 of {pushes} · move 1 of {len(moves)}"
-    wb.wait_for(f"the counter {want!r} after the Left key", lambda: preview_board(frame)["counter"] == want)
+    wb.wait_for(f"the counter {want!r} after the Left key", lambda: (b := preview_board(frame))["counter"] == want and b["frame"] == 1)
+    check_drawn(frame, maze3, *played[1], dead=dead, trail={played[0][1]})
     wb.ok(f"step forward (button, Right) and back (Left): {want}", "preview-step")
 
     # Play to the end: the box ends on the target, its trail behind it.
     frame.locator("#play").click()
     end = f"push {pushes} of {pushes} · move {len(moves)} of {len(moves)}"
     wb.wait_for("the replay to be playing", lambda: preview_board(frame)["playing"] == "true")
-    board = wb.wait_for(f"play to reach {end!r}", lambda: (b := preview_board(frame))["counter"] == end and b, 60)
-    if "box" not in classes_at(board, *target) or "trail" not in classes_at(board, *box):
-        raise Failure("at the end the box should be on the target, its start on the trail")
-    wb.ok(f"play runs the solution to the end: {end}, box on T", "preview-end")
+    board = wb.wait_for(f"play to reach {end!r}", lambda: (b := preview_board(frame))["counter"] == end and b["playing"] == "false" and b, 60)
+    trail = {box for _, box in played}
+    check_drawn(frame, maze3, *played[-1], dead=dead, trail=trail)
+    if list(played[-1][1]) != find(maze3, "T"):
+        raise Failure("at the end the box should be on the target")
+    wb.ok(f"play runs the solution to the end: {end}, box on T, its trail drawn", "preview-end")
 
     # Follow the cursor to maze 4, then break and fix maze 1 as you type.
     wb.show_tab("sample.box")
@@ -501,11 +504,11 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     wb.go_to(headers[0] + 1, 4)
     wb.page.keyboard.press("Shift+ArrowRight")
     wb.page.keyboard.type("#")
-    wb.wait_for("the preview to say maze 1 is unsolvable", lambda: "unsolvable" in preview_board(frame)["status"])
+    wb.wait_for("the preview to say maze 1 is unsolvable", lambda: (b := preview_board(frame))["state"] == "unsolvable" and "Maze #1" in b["status"])
     wb.shot("preview-unsolvable")
     wb.page.keyboard.press("Shift+ArrowLeft")
     wb.page.keyboard.type("x")
-    wb.wait_for("the preview to say maze 1 has errors", lambda: "has errors" in preview_board(frame)["status"])
+    wb.wait_for("the preview to say maze 1 has errors", lambda: (b := preview_board(frame))["state"] == "invalid" and "has errors" in b["status"])
     wb.shot("preview-broken")
     wb.page.keyboard.press("Control+Z")
     wb.page.keyboard.press("Control+Z")
@@ -617,6 +620,7 @@ def main():
         page.set_default_timeout(TIMEOUT * 1000)
         wb = Workbench(page, args.out)
         wb.workspace = args.workspace
+        wb.boxls = args.boxls
         try:
             page.goto(args.url)
             wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)

@@ -1,16 +1,31 @@
 // The preview's page script (runs in the webview, bundled to dist/preview.js): draws
-// the board the extension posts and plays the solution. Messages from the extension:
-//   { type: 'replay', seq, title, replay }  a solved maze to show
+// the board the extension posts on a canvas and plays the solution, replaying the move
+// string here (the server sends no frames). Messages from the extension:
+//   { type: 'replay', seq, title, replay, answeredAt }  a solved maze to show
+//   { type: 'keep', seq, title }  the maze shown is still current: keep it
 //   { type: 'message', seq, title, text, kind }  no board: why (broken, unsolvable, …)
 // A message with a lower `seq` than the last one shown is stale and ignored.
+//
+// What is drawn is also written on the canvas's data attributes (frame, player, box,
+// the view: device pixels per cell and the board's corner), so tests can find a cell's
+// pixels and read them.
 import { ICONS } from '../icons';
-import { Replay, boxTrail, counterText, pushPrefix, sameReplay } from '../replay';
+import { Replay, SPEEDS, Track, Trail, counterText, defaultSpeed, nextPush, previousPush, pushPrefix, sameReplay, track } from '../replay';
+import { Size, View, cellAt, clamp, fit, follow, pan, zoomAt, zoomStep } from '../view';
+import { BoardPainter, Palette } from './board';
 
 interface ReplayMessage {
   type: 'replay';
   seq: number;
   title: string;
   replay: Replay;
+  /** `Date.now()` when the extension had the server's answer. */
+  answeredAt?: number;
+}
+interface KeepMessage {
+  type: 'keep';
+  seq: number;
+  title: string;
 }
 interface TextMessage {
   type: 'message';
@@ -18,8 +33,10 @@ interface TextMessage {
   title: string;
   text: string;
   kind: 'info' | 'error' | 'warning';
+  /** The maze's status (`unsolvable`, `invalid`, …) when the text is about one. */
+  status?: string;
 }
-type Incoming = ReplayMessage | TextMessage;
+type Incoming = ReplayMessage | KeepMessage | TextMessage;
 
 declare function acquireVsCodeApi(): { postMessage(msg: unknown): void };
 const vscodeApi = acquireVsCodeApi();
@@ -28,26 +45,47 @@ const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) 
 const titleEl = byId<HTMLHeadingElement>('title');
 const statusEl = byId<HTMLParagraphElement>('status');
 const stage = byId<HTMLDivElement>('stage');
-const board = byId<HTMLDivElement>('board');
+const viewport = byId<HTMLDivElement>('viewport');
+const canvas = byId<HTMLCanvasElement>('board');
 const back = byId<HTMLButtonElement>('back');
 const play = byId<HTMLButtonElement>('play');
 const forward = byId<HTMLButtonElement>('forward');
+const skip = byId<HTMLButtonElement>('next-push');
 const scrub = byId<HTMLInputElement>('scrub');
 const counter = byId<HTMLSpanElement>('counter');
+const speedSelect = byId<HTMLSelectElement>('speed');
+const zoomOutButton = byId<HTMLButtonElement>('zoom-out');
+const zoomInButton = byId<HTMLButtonElement>('zoom-in');
+const fitButton = byId<HTMLButtonElement>('fit');
+const followButton = byId<HTMLButtonElement>('follow');
 const position = byId<HTMLParagraphElement>('position');
 
-/** One move every this many milliseconds while playing. */
-const STEP_MS = 250;
+const painter = new BoardPainter(canvas);
 
 let lastSeq = -1;
 let replay: Replay | null = null;
-let prefix: number[] = [0];
+let moves: Track = { player: new Int32Array(1), box: new Int32Array(1) };
+let prefix: Int32Array = new Int32Array(1);
+let trail: Trail | null = null;
 let frame = 0;
-let timer: ReturnType<typeof setInterval> | undefined;
-/** The board's cell elements, row-major, so a frame touches only the cells it changes. */
-let cells: HTMLElement[] = [];
-/** Cells currently marked player / box / trail, to unmark on the next frame. */
-let marked: { player: number; box: number; trail: number[] } = { player: -1, box: -1, trail: [] };
+let target: [number, number] = [0, 0];
+
+/** Moves per second; once the user picks one it is kept for every board. */
+let speed = 4;
+let speedChosen = false;
+/** While playing: where the clock started (frame and time), for fractional positions. */
+let playing: { from: number; at: number } | undefined;
+let fraction = 0;
+
+/** The canvas size in device pixels, and the device pixels per CSS pixel. */
+let size: Size = { width: 1, height: 1 };
+let dpr = window.devicePixelRatio || 1;
+let view: View = { cell: 1, x: 0, y: 0 };
+/** The view is the fitted one (refitted when the panel is resized) until the user zooms or pans. */
+let fitted = true;
+let following = true;
+let drawQueued = false;
+let drawnAt = 0;
 
 window.addEventListener('message', (event: MessageEvent<Incoming>) => {
   const msg = event.data;
@@ -58,14 +96,23 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
   document.body.dataset.seq = String(msg.seq);
   titleEl.textContent = msg.title;
   if (msg.type === 'replay') {
-    showReplay(msg.replay);
+    if (msg.answeredAt) {
+      canvas.dataset.receivedMs = String(Date.now() - msg.answeredAt);
+    }
+    showReplay(msg.replay, msg.answeredAt);
+  } else if (msg.type === 'keep') {
+    if (replay) {
+      statusEl.hidden = true;
+      stage.hidden = false;
+    }
   } else {
-    showMessage(msg.text, msg.kind);
+    showMessage(msg.text, msg.kind, msg.status);
   }
 });
 
-function showMessage(text: string, kind: TextMessage['kind']): void {
+function showMessage(text: string, kind: TextMessage['kind'], status = ''): void {
   pause();
+  statusEl.dataset.status = status;
   replay = null;
   stage.hidden = true;
   statusEl.hidden = false;
@@ -73,88 +120,153 @@ function showMessage(text: string, kind: TextMessage['kind']): void {
   statusEl.className = kind;
 }
 
-function showReplay(next: Replay): void {
+function showReplay(next: Replay, answeredAt: number | undefined): void {
   statusEl.hidden = true;
   stage.hidden = false;
   if (sameReplay(replay, next)) {
-    // The same maze and solution (the cursor moved, or an edit elsewhere): keep playing.
+    // The same maze and solution (an edit elsewhere): keep the frame and keep playing.
     replay = next;
+    return;
+  }
+  const played = track(next);
+  if (typeof played === 'string') {
+    showMessage(`The server's replay does not play: ${played}.`, 'error');
     return;
   }
   pause();
   replay = next;
+  moves = played;
   prefix = pushPrefix(next.moves);
-  buildBoard(next);
+  trail = new Trail(next.rows * next.cols, played.box);
+  frame = 0;
+  fraction = 0;
+  const t = next.cells.findIndex((row) => row.includes('T'));
+  target = [Math.max(0, t), t >= 0 ? next.cells[t].indexOf('T') : 0];
+  if (!speedChosen) {
+    speed = defaultSpeed(next.moves.length);
+    speedSelect.value = String(speed);
+  }
   scrub.max = String(next.moves.length);
+  // As wide as the counter ever gets, so the controls do not move while it counts.
+  counter.style.minWidth = `${counterText(next, prefix, next.moves.length).length}ch`;
+  canvas.setAttribute('aria-label', `${next.maze ? `Maze #${next.maze}: ` : ''}${next.rows} rows, ${next.cols} columns`);
+  canvas.dataset.rows = String(next.rows);
+  canvas.dataset.cols = String(next.cols);
+  painter.setBoard(next.rows, next.cols, next.cells, next.dead);
+  painter.setTrail(played.box[0], true);
+  measure();
+  refit();
+  drawnAt = answeredAt ?? -1;
   showFrame(0);
 }
 
-function buildBoard(r: Replay): void {
-  const size = cellSize(r);
-  board.style.setProperty('--cell', `${size}px`);
-  board.style.gridTemplateColumns = `repeat(${r.cols}, var(--cell))`;
-  board.setAttribute('aria-label', `Maze of ${r.rows} rows and ${r.cols} columns`);
-  const dead = new Set(r.dead.map(([row, col]) => row * r.cols + col));
-  const fragment = document.createDocumentFragment();
-  cells = [];
-  for (let row = 0; row < r.rows; row++) {
-    for (let col = 0; col < r.cols; col++) {
-      const ch = r.cells[row][col];
-      const el = document.createElement('div');
-      const index = row * r.cols + col;
-      el.className = `cell ${ch === '#' ? 'rock' : 'floor'}${ch === 'T' ? ' target' : ''}${dead.has(index) ? ' dead' : ''}`;
-      cells.push(el);
-      fragment.appendChild(el);
-    }
-  }
-  board.replaceChildren(fragment);
-  marked = { player: -1, box: -1, trail: [] };
-}
-
-/** Fits the board into the panel, between 3 and 32 pixels a cell. */
-function cellSize(r: Replay): number {
-  const width = Math.max(100, document.body.clientWidth - 32);
-  const height = Math.max(100, window.innerHeight - 180);
-  return Math.max(3, Math.min(32, Math.floor(Math.min(width / r.cols, height / r.rows))));
-}
-
+/** Moves to frame k: the trail gains or loses the cells between, the controls follow. */
 function showFrame(k: number): void {
-  if (!replay) {
+  if (!replay || !trail) {
     return;
   }
   frame = Math.max(0, Math.min(k, replay.moves.length));
-  const { player, box } = replay.frames[frame];
-  const cols = replay.cols;
-  for (const i of marked.trail) cells[i]?.classList.remove('trail');
-  if (marked.player >= 0) cells[marked.player]?.classList.remove('player');
-  if (marked.box >= 0) cells[marked.box]?.classList.remove('box');
-  const trail = boxTrail(replay, frame);
-  for (const i of trail) cells[i]?.classList.add('trail');
-  const p = player[0] * cols + player[1];
-  const b = box[0] * cols + box[1];
-  cells[p]?.classList.add('player');
-  cells[b]?.classList.add('box');
-  marked = { player: p, box: b, trail };
-
+  trail.seek(frame, (cell, on) => painter.setTrail(cell, on));
+  const text = counterText(replay, prefix, frame);
   scrub.value = String(frame);
-  scrub.setAttribute('aria-valuetext', counterText(replay, prefix, frame));
-  counter.textContent = counterText(replay, prefix, frame);
-  board.dataset.frame = String(frame);
-  const move = frame > 0 ? replay.moves[frame - 1] : undefined;
-  position.textContent =
-    `${counter.textContent}${move ? ` (${move >= 'A' && move <= 'Z' ? 'push' : 'walk'} ${move})` : ''}: ` +
-    `player at row ${player[0] + 1}, column ${player[1] + 1}; box at row ${box[0] + 1}, column ${box[1] + 1}`;
+  scrub.setAttribute('aria-valuetext', text);
+  counter.textContent = text;
   back.disabled = frame === 0;
   forward.disabled = frame === replay.moves.length;
+  skip.disabled = nextPush(replay.moves, frame) === frame;
+  if (!playing) {
+    describe();
+  }
   if (frame === replay.moves.length) {
     pause();
   }
+  if (following) {
+    const b = moves.box[frame];
+    setView(follow(view, Math.floor(b / replay.cols), b % replay.cols, size, replay.rows, replay.cols), false);
+  }
+  queueDraw();
 }
 
+/** The accessible summary of the frame shown (not while playing: it would chatter). */
+function describe(): void {
+  if (!replay) {
+    return;
+  }
+  const [pr, pc] = rc(moves.player[frame]);
+  const [br, bc] = rc(moves.box[frame]);
+  const move = frame > 0 ? replay.moves[frame - 1] : undefined;
+  position.textContent =
+    `${counterText(replay, prefix, frame)}${move ? ` (${move >= 'A' && move <= 'Z' ? 'push' : 'walk'} ${move})` : ''}: ` +
+    `player at row ${pr + 1}, column ${pc + 1}; box at row ${br + 1}, column ${bc + 1}`;
+}
+
+const rc = (cell: number): [number, number] => (replay ? [Math.floor(cell / replay.cols), cell % replay.cols] : [0, 0]);
+
+function queueDraw(): void {
+  if (!drawQueued) {
+    drawQueued = true;
+    requestAnimationFrame(onFrame);
+  }
+}
+
+function onFrame(now: number): void {
+  drawQueued = false;
+  if (playing && replay) {
+    const at = playing.from + ((now - playing.at) * speed) / 1000;
+    const k = Math.min(replay.moves.length, Math.floor(at));
+    fraction = k < replay.moves.length ? at - k : 0;
+    if (k !== frame) {
+      showFrame(k);
+    }
+    if (playing) {
+      queueDraw();
+    }
+  } else {
+    fraction = 0;
+  }
+  draw();
+}
+
+/** Paints the frame shown (a move under way is drawn part of the way). */
+function draw(): void {
+  if (!replay) {
+    return;
+  }
+  const between = (a: number, b: number): [number, number] => {
+    const [ar, ac] = rc(a);
+    const [br, bc] = rc(b);
+    return [ar + (br - ar) * fraction, ac + (bc - ac) * fraction];
+  };
+  const next = Math.min(frame + 1, replay.moves.length);
+  const player = between(moves.player[frame], moves.player[next]);
+  const box = between(moves.box[frame], moves.box[next]);
+  painter.draw(view, size, { player, box, target }, dpr);
+  const d = canvas.dataset;
+  d.frame = String(frame);
+  d.player = rc(moves.player[frame]).join(',');
+  d.box = rc(moves.box[frame]).join(',');
+  d.cell = String(view.cell);
+  d.x = String(view.x);
+  d.y = String(view.y);
+  d.width = String(size.width);
+  d.height = String(size.height);
+  d.dpr = String(dpr);
+  if (drawnAt !== 0) {
+    // The first paint of a new board: how long after the server's answer it came.
+    d.drawnAt = String(Date.now());
+    d.openMs = drawnAt > 0 ? String(Date.now() - drawnAt) : '';
+    drawnAt = 0;
+  }
+}
+
+// --- playing ------------------------------------------------------------------------
+
 function pause(): void {
-  if (timer !== undefined) {
-    clearInterval(timer);
-    timer = undefined;
+  if (playing) {
+    playing = undefined;
+    fraction = 0;
+    describe();
+    queueDraw();
   }
   play.innerHTML = ICONS.play;
   play.title = 'Play (Space)';
@@ -169,67 +281,275 @@ function start(): void {
   if (frame === replay.moves.length) {
     showFrame(0); // play again from the start
   }
+  playing = { from: frame, at: performance.now() };
   play.innerHTML = ICONS.pause;
   play.title = 'Pause (Space)';
   play.setAttribute('aria-label', 'Pause');
   document.body.dataset.playing = 'true';
-  timer = setInterval(() => showFrame(frame + 1), STEP_MS);
+  queueDraw();
 }
 
-const toggle = () => (timer === undefined ? start() : pause());
-const step = (delta: number) => {
+const toggle = () => (playing ? pause() : start());
+const step = (to: number) => {
   pause();
-  showFrame(frame + delta);
+  showFrame(to);
 };
 
-// A narrower or wider panel gets cells of a size that fits it.
-window.addEventListener('resize', () => {
+function setSpeed(next: number): void {
+  if (playing) {
+    // Keep the piece where it is; only the pace changes.
+    playing = { from: frame + fraction, at: performance.now() };
+  }
+  speed = next;
+  speedChosen = true;
+  speedSelect.value = String(speed);
+}
+
+function changeSpeed(direction: 1 | -1): void {
+  const i = SPEEDS.indexOf(speed);
+  setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, (i < 0 ? 2 : i) + direction))]);
+}
+
+// --- the view -----------------------------------------------------------------------
+
+/** The canvas's size in device pixels, exact where the browser says so. */
+function measure(entry?: ResizeObserverEntry): void {
+  dpr = window.devicePixelRatio || 1;
+  const box = entry?.devicePixelContentBoxSize?.[0];
+  const width = box ? box.inlineSize : Math.round(viewport.clientWidth * dpr);
+  const height = box ? box.blockSize : Math.round(viewport.clientHeight * dpr);
+  size = { width: Math.max(1, width), height: Math.max(1, height) };
+  if (canvas.width !== size.width || canvas.height !== size.height) {
+    canvas.width = size.width;
+    canvas.height = size.height;
+  }
+  canvas.style.width = `${size.width / dpr}px`;
+  canvas.style.height = `${size.height / dpr}px`;
+}
+
+function refit(): void {
   if (replay) {
-    board.style.setProperty('--cell', `${cellSize(replay)}px`);
+    fitted = true;
+    view = fit(replay.rows, replay.cols, size, Math.round(8 * dpr));
+    queueDraw();
+  }
+}
+
+function setView(next: View, byUser: boolean): void {
+  if (next === view) {
+    return;
+  }
+  view = replay ? clamp(next, replay.rows, replay.cols, size) : next;
+  if (byUser) {
+    fitted = false;
+  }
+  queueDraw();
+}
+
+/** Zooms one step about a device pixel (the box when following, else the canvas's middle). */
+function zoom(direction: 1 | -1, px?: number, py?: number): void {
+  if (!replay) {
+    return;
+  }
+  const cell = zoomStep(view.cell, direction);
+  if (px === undefined || py === undefined) {
+    const [br, bc] = rc(moves.box[frame]);
+    [px, py] = following ? [view.x + (bc + 0.5) * view.cell, view.y + (br + 0.5) * view.cell] : [size.width / 2, size.height / 2];
+  }
+  setView(zoomAt(view, cell, px, py), true);
+}
+
+function panBy(dx: number, dy: number): void {
+  if (replay) {
+    setFollowing(false);
+    setView(pan(view, dx, dy, replay.rows, replay.cols, size), true);
+  }
+}
+
+function setFollowing(on: boolean): void {
+  following = on;
+  followButton.setAttribute('aria-pressed', String(on));
+  if (on && replay) {
+    const [br, bc] = rc(moves.box[frame]);
+    setView(follow(view, br, bc, size, replay.rows, replay.cols), true);
+  }
+}
+
+new ResizeObserver((entries) => {
+  measure(entries[entries.length - 1]);
+  if (fitted) {
+    refit();
+  } else if (replay) {
+    setView(clamp(view, replay.rows, replay.cols, size), false);
+  }
+  // Resizing cleared the canvas: paint it now, before this frame is shown.
+  draw();
+}).observe(viewport);
+
+// Drag to pan; two fingers pinch to zoom.
+const pointers = new Map<number, { x: number; y: number }>();
+let pinch = 1;
+canvas.addEventListener('pointerdown', (e) => {
+  canvas.setPointerCapture(e.pointerId);
+  pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+  canvas.focus();
+});
+canvas.addEventListener('pointermove', (e) => {
+  const last = pointers.get(e.pointerId);
+  if (!last) {
+    return;
+  }
+  if (pointers.size === 1) {
+    panBy((e.clientX - last.x) * dpr, (e.clientY - last.y) * dpr);
+  } else if (pointers.size === 2) {
+    const [a, b] = [...pointers.entries()].map(([id, p]) => (id === e.pointerId ? { x: e.clientX, y: e.clientY } : p));
+    const [a0, b0] = [...pointers.values()];
+    const ratio = Math.hypot(a.x - b.x, a.y - b.y) / Math.max(1, Math.hypot(a0.x - b0.x, a0.y - b0.y));
+    pinch *= ratio;
+    if (pinch > 1.25 || pinch < 0.8) {
+      const r = canvas.getBoundingClientRect();
+      zoom(pinch > 1 ? 1 : -1, ((a.x + b.x) / 2 - r.left) * dpr, ((a.y + b.y) / 2 - r.top) * dpr);
+      pinch = 1;
+    }
+  }
+  pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+});
+const lift = (e: PointerEvent) => {
+  pointers.delete(e.pointerId);
+  pinch = 1;
+};
+canvas.addEventListener('pointerup', lift);
+canvas.addEventListener('pointercancel', lift);
+
+// The wheel (and a trackpad's pinch, which arrives as a wheel with Ctrl) zooms about
+// the pointer; with Shift it pans.
+let wheel = 0;
+canvas.addEventListener(
+  'wheel',
+  (e) => {
+    e.preventDefault();
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? size.height : 1;
+    if (e.shiftKey) {
+      panBy(-(e.deltaX || e.deltaY) * unit * dpr, 0);
+      return;
+    }
+    wheel += e.deltaY * unit;
+    const threshold = e.ctrlKey ? 12 : 40;
+    if (Math.abs(wheel) >= threshold) {
+      const r = canvas.getBoundingClientRect();
+      zoom(wheel < 0 ? 1 : -1, (e.clientX - r.left) * dpr, (e.clientY - r.top) * dpr);
+      wheel = 0;
+    }
+  },
+  { passive: false },
+);
+
+// A double click centres the view on that cell.
+canvas.addEventListener('dblclick', (e) => {
+  if (!replay) {
+    return;
+  }
+  const r = canvas.getBoundingClientRect();
+  const px = (e.clientX - r.left) * dpr;
+  const py = (e.clientY - r.top) * dpr;
+  if (cellAt(view, px, py, replay.rows, replay.cols)) {
+    zoom(1, px, py);
   }
 });
 
+// Theme changes (VS Code rewrites the page's CSS variables and body class): new colours.
+function readPalette(): Palette {
+  const probe = document.createElement('span');
+  document.body.appendChild(probe);
+  const colour = (name: string) => {
+    probe.style.color = `var(--board-${name})`;
+    return getComputedStyle(probe).color;
+  };
+  const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
+  const palette: Palette = {
+    background: colour('background'),
+    rock: colour('rock'),
+    floor: colour('floor'),
+    grid: colour('grid'),
+    dead: colour('dead'),
+    deadFlat: colour('dead-flat'),
+    trail: colour('trail'),
+    target: colour('target'),
+    box: colour('box'),
+    player: colour('player'),
+    outline: colour(highContrast ? 'contrast' : 'floor'),
+    highContrast,
+  };
+  probe.remove();
+  return palette;
+}
+painter.setPalette(readPalette());
+new MutationObserver(() => {
+  painter.setPalette(readPalette());
+  queueDraw();
+}).observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'], subtree: false });
+new MutationObserver(() => {
+  painter.setPalette(readPalette());
+  queueDraw();
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+// --- controls -------------------------------------------------------------------------
+
 play.addEventListener('click', toggle);
-back.addEventListener('click', () => step(-1));
-forward.addEventListener('click', () => step(1));
-scrub.addEventListener('input', () => {
-  pause();
-  showFrame(Number(scrub.value));
-});
+back.addEventListener('click', () => step(frame - 1));
+forward.addEventListener('click', () => step(frame + 1));
+skip.addEventListener('click', () => replay && step(nextPush(replay.moves, frame)));
+scrub.addEventListener('input', () => step(Number(scrub.value)));
+speedSelect.addEventListener('change', () => setSpeed(Number(speedSelect.value)));
+zoomInButton.addEventListener('click', () => zoom(1));
+zoomOutButton.addEventListener('click', () => zoom(-1));
+fitButton.addEventListener('click', refit);
+followButton.addEventListener('click', () => setFollowing(!following));
+speedSelect.value = String(speed);
 
 document.addEventListener('keydown', (e) => {
   if (!replay || e.altKey || e.ctrlKey || e.metaKey) {
-    return;
+    return; // VS Code's keys
   }
-  // The slider handles its own arrows; buttons handle Space/Enter themselves.
-  const onControl = e.target instanceof HTMLInputElement || e.target instanceof HTMLButtonElement;
-  switch (e.key) {
-    case ' ':
-      if (!onControl) {
-        toggle();
-        e.preventDefault();
-      }
-      break;
-    case 'ArrowLeft':
-      if (!(e.target instanceof HTMLInputElement)) {
-        step(-1);
-        e.preventDefault();
-      }
-      break;
-    case 'ArrowRight':
-      if (!(e.target instanceof HTMLInputElement)) {
-        step(1);
-        e.preventDefault();
-      }
-      break;
-    case 'Home':
-      step(-frame);
-      e.preventDefault();
-      break;
-    case 'End':
-      step(replay.moves.length - frame);
-      e.preventDefault();
-      break;
+  // The slider and the speed list handle their own arrows; buttons their Space/Enter.
+  const onField = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
+  const onControl = onField || e.target instanceof HTMLButtonElement;
+  const panStep = Math.round(Math.min(size.width, size.height) / 8);
+  let handled = true;
+  if (e.shiftKey && e.key.startsWith('Arrow')) {
+    const [dx, dy] = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key] ?? [0, 0];
+    panBy(dx * panStep, dy * panStep);
+  } else if (e.key === ' ' && !onControl) {
+    toggle();
+  } else if (e.key === 'ArrowLeft' && !onField) {
+    step(frame - 1);
+  } else if (e.key === 'ArrowRight' && !onField) {
+    step(frame + 1);
+  } else if (e.key === 'Home' && !onField) {
+    step(0);
+  } else if (e.key === 'End' && !onField) {
+    step(replay.moves.length);
+  } else if (e.key === ']' || (e.key === 'PageDown' && !onField)) {
+    step(nextPush(replay.moves, frame));
+  } else if (e.key === '[' || (e.key === 'PageUp' && !onField)) {
+    step(previousPush(replay.moves, frame));
+  } else if (e.key === '+' || e.key === '=') {
+    zoom(1);
+  } else if (e.key === '-' || e.key === '_') {
+    zoom(-1);
+  } else if (e.key === 'f' || e.key === 'F' || e.key === '0') {
+    refit();
+  } else if (e.key === 'b' || e.key === 'B') {
+    setFollowing(!following);
+  } else if (e.key === '>' || e.key === '.') {
+    changeSpeed(1);
+  } else if (e.key === '<' || e.key === ',') {
+    changeSpeed(-1);
+  } else {
+    handled = false;
+  }
+  if (handled) {
+    e.preventDefault();
   }
 });
 

@@ -1,0 +1,378 @@
+"""The boxls preview on big boards in a real VS Code (code-server in Chromium): opens
+100×100, 1000×1000 and 2000×2000 rooms, reads the canvas back (the board drawn, steps
+advance, play runs, the editor still takes typing while it plays) and prints how long
+things take, measured from the page. Started by run.sh after drive.py.
+
+    python preview_perf.py --url URL --workspace DIR --boxls PATH --out DIR [--sizes 100,1000]
+
+Only what is not a timing is asserted; the figures are printed as a report
+(`preview-perf: …` lines), compared with the goals of the README's table.
+"""
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
+import preview_canvas
+from drive import CHROMIUM_ARGS, TIMEOUT, Failure, Workbench
+
+# In the workbench page: every requestAnimationFrame gap and every long task, so the
+# longest stall of VS Code's own main thread can be read while the preview plays.
+WATCH_MAIN_JS = """() => {
+  const w = (window.__boxlsWatch = { gaps: [], long: [], on: true, last: performance.now() });
+  const tick = (t) => { if (!w.on) return; w.gaps.push(t - w.last); w.last = t; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.long.push(e.duration); })
+      .observe({ type: 'longtask', buffered: false });
+  } catch (e) {}
+}"""
+STOP_MAIN_JS = """() => { const w = window.__boxlsWatch; w.on = false; return { gaps: w.gaps, long: w.long }; }"""
+
+# In the preview's page: when each key went down, and when the frame it changed was
+# painted (the first animation frame after the canvas says it drew it).
+WATCH_KEYS_JS = """() => {
+  const c = document.getElementById('board');
+  const w = (window.__boxlsKeys = { down: [], painted: [] });
+  window.addEventListener('keydown', () => w.down.push(performance.now()), true);
+  new MutationObserver(() => requestAnimationFrame(() => w.painted.push(performance.now())))
+    .observe(c, { attributes: true, attributeFilter: ['data-frame'] });
+}"""
+KEYS_JS = "() => window.__boxlsKeys"
+
+# In the preview's page, while playing: frames painted per second and moves shown.
+WATCH_PLAY_JS = """() => {
+  const c = document.getElementById('board');
+  const w = (window.__boxlsPlay = { frames: 0, gaps: [], moves: new Set(), on: true, last: performance.now(), start: performance.now() });
+  const tick = (t) => {
+    if (!w.on) return;
+    w.frames++; w.gaps.push(t - w.last); w.last = t; w.moves.add(c.dataset.frame);
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+STOP_PLAY_JS = """() => { const w = window.__boxlsPlay; w.on = false;
+  return { frames: w.frames, seconds: (performance.now() - w.start) / 1000, gaps: w.gaps, moves: w.moves.size }; }"""
+
+# In the workbench page: how long each typed character takes to show in the editor.
+TYPE_WATCH_JS = """(ch) => { window.__boxlsTyped = new Promise((resolve) => {
+  const lines = document.querySelector('.editor-group-container.active .monaco-editor .view-lines');
+  const before = lines.textContent.split(ch).length;
+  const t0 = performance.now();
+  const done = () => { obs.disconnect(); resolve(performance.now() - t0); };
+  const obs = new MutationObserver(() => { if (lines.textContent.split(ch).length > before) done(); });
+  obs.observe(lines, { subtree: true, childList: true, characterData: true });
+}); }"""
+
+
+def room(n: int) -> list:
+    """An n×n room with a pillar every fourth cell of every fourth row; S and B at the
+    top left, T near the bottom right (as the Neovim screen test's big room)."""
+    rows = [
+        ["#" if r % 4 == 2 and 2 <= c < n - 2 and c % 4 == 2 else "." for c in range(n)] for r in range(n)
+    ]
+    rows[0][1], rows[1][1], rows[n - 2][n - 2] = "S", "B", "T"
+    return ["".join(row) for row in rows]
+
+
+def room_dead(n: int):
+    """The room's dead squares: its edges (a box pushed against one never leaves it, and
+    the target is not on one); the pillars stand alone, so they make no dead corner."""
+
+    class Edges:
+        def __contains__(self, cell):
+            r, c = cell
+            return r in (0, n - 1) or c in (0, n - 1)
+
+    return Edges()
+
+
+def solve(boxls: str, file: Path) -> str:
+    out = subprocess.run([boxls, "solve", str(file)], capture_output=True, text=True, check=True).stdout
+    return out.splitlines()[1]
+
+
+def ms(values) -> str:
+    return "/".join(f"{v:.0f}" for v in values) + " ms"
+
+
+class Report:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, size: str, what: str, value: str):
+        self.rows.append((size, what, value))
+        print(f"preview-perf: {size} {what}: {value}", flush=True)
+
+
+def wait_painted(wb: Workbench, frame, what: str, pred, timeout: float = TIMEOUT):
+    return wb.wait_for(what, lambda: (s := preview_canvas.state(frame)) and pred(s) and s, timeout)
+
+
+def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report):
+    """Opens the file, waits for the solve, then the preview: command → board drawn."""
+    palette(wb, "View: Close All Editors")
+    # The last size's preview must be gone, or it would draw this board before the command.
+    close = wb.page.locator(".tabs-container .tab", has_text="Preview").locator(".codicon-close")
+    for _ in range(3):
+        if wb.page.locator("iframe.webview").count() == 0:
+            break
+        if close.count():
+            close.first.click(force=True)
+        wb.page.wait_for_timeout(1000)
+    wb.wait_for("no preview open", lambda: wb.page.locator("iframe.webview").count() == 0)
+    open_file(wb, name)
+    wb.wait_for(f"{name}'s text", lambda: wb.editor_lines())
+    pushes = sum(ch.isupper() for ch in moves)
+    hint = f"{pushes} pushes · {len(moves)} moves"
+    wb.wait_for(f"{name} solved ({hint})", lambda: wb.editor_lines().get(1, "").endswith(hint), 300)
+    wb.go_to(3, 3)
+    t0 = palette(wb, "boxls: Open Preview to the Side")
+    wb.wait_for("the preview's webview", lambda: wb.page.locator("iframe.webview.ready").count() > 0, 300)
+    frame = wb.page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
+    start = f"push 0 of {pushes} · move 0 of {len(moves)}"
+    s = wait_painted(wb, frame, f"the {n}×{n} board drawn", lambda s: s["rows"] == n and s["counter"] == start and s["drawnAt"], 300)
+    report.add(f"{n}×{n}", "command → board drawn", f"{s['drawnAt'] - t0:.0f} ms")
+    report.add(f"{n}×{n}", "server's answer → board drawn", f"{s['openMs']:.0f} ms (of which to the page {s['receivedMs']:.0f} ms)")
+    return frame, s
+
+
+def check_fit(frame, rows: list, s: dict):
+    """At fit, the whole board is on the canvas and the pieces are drawn where they stand."""
+    n = len(rows)
+    if not (s["x"] >= 0 and s["y"] >= 0 and s["x"] + n * s["cell"] <= s["width"] and s["y"] + n * s["cell"] <= s["height"]):
+        raise Failure(f"the fitted board should be wholly on the canvas: {s}")
+    colours = preview_canvas.palette(frame)
+    # The player is drawn over the box when both are enlarged: its centre shows.
+    player = preview_canvas.cells(frame, [s["player"]])[0]["centre"]
+    if not preview_canvas.near(player, colours["player"]):
+        raise Failure(f"the player should be drawn at {s['player']} at fit: {player}")
+
+
+def check_zoomed(frame, rows: list, played, k: int, s: dict):
+    """Zoomed in on the box: every visible cell near it drawn in its colour, the pieces
+    where the moves put them, the trail behind the box."""
+    colours = preview_canvas.palette(frame)
+    player, box = played[k]
+    trail = {b for _, b in played[: k + 1]}
+    around = [
+        (r, c)
+        for r in range(box[0] - 4, box[0] + 5)
+        for c in range(box[1] - 4, box[1] + 5)
+        if 0 <= r < len(rows) and 0 <= c < len(rows) and on_canvas(s, r, c)
+    ]
+    target = next((r, c) for r, row in enumerate(rows) for c, x in enumerate(row) if x == "T")
+    drawn = dict(zip(around, preview_canvas.cells(frame, around)))
+    for (r, c), pixels in drawn.items():
+        if (r, c) in (player, box, target):
+            continue
+        want = preview_canvas.expected_kind(rows, r, c, room_dead(len(rows)), trail)
+        got = preview_canvas.kind_of(pixels, colours)
+        if got != want:
+            raise Failure(f"cell ({r}, {c}) should be drawn {want}, is {got}")
+    if not preview_canvas.near(drawn[box]["centre"], colours["box"]):
+        raise Failure(f"the box should be drawn at {box}: {drawn[box]['centre']}")
+    if player in drawn and not preview_canvas.near(drawn[player]["centre"], colours["player"]):
+        raise Failure(f"the player should be drawn at {player}: {drawn[player]['centre']}")
+    return len(drawn)
+
+
+def on_canvas(s: dict, r: int, c: int) -> bool:
+    x, y = s["x"] + c * s["cell"], s["y"] + r * s["cell"]
+    return x >= 0 and y >= 0 and x + s["cell"] <= s["width"] and y + s["cell"] <= s["height"]
+
+
+def write_room(workspace: Path, n: int) -> Path:
+    path = workspace / f"room-{n}.box"
+    path.write_text(f"{n} {n}\n" + "\n".join(room(n)) + "\n0 0\n")
+    return path
+
+
+def run_size(wb: Workbench, workspace: Path, boxls: str, n: int, report: Report):
+    name = f"room-{n}.box"
+    rows = room(n)
+    moves = solve(boxls, workspace / name)
+    played = preview_canvas.play_moves(rows, moves)
+    size = f"{n}×{n}"
+
+    frame, s = open_preview(wb, name, n, moves, report)
+    check_fit(frame, rows, s)
+    wb.ok(f"{size}: the preview draws the whole board at fit, {len(moves)} moves", f"perf-{n}-fit")
+
+    # Zoom in (keys, following the box) until cells are big enough to read one by one.
+    frame.locator("#board").click()
+    for _ in range(40):
+        if (preview_canvas.state(frame)["cell"] or 0) >= 14:
+            break
+        wb.page.keyboard.type("+")
+        wb.page.wait_for_timeout(30)
+    s = wait_painted(wb, frame, "a zoomed-in view", lambda s: s["cell"] >= 14)
+    checked = check_zoomed(frame, rows, played, 0, s)
+    wb.ok(f"{size}: zoomed in with +, {checked} cells round the box read back from the canvas", f"perf-{n}-zoomed")
+
+    # Steps: key → frame painted.
+    frame.locator("body").evaluate(WATCH_KEYS_JS)
+    steps = 12
+    for k in range(1, steps + 1):
+        wb.page.keyboard.press("ArrowRight")
+        wait_painted(wb, frame, f"frame {k}", lambda s, k=k: s["frame"] == k)
+    wb.page.wait_for_timeout(100)
+    keys = frame.locator("body").evaluate(KEYS_JS)
+    lat = [p - d for d, p in zip(keys["down"], keys["painted"])]
+    s = preview_canvas.state(frame)
+    check_zoomed(frame, rows, played, steps, s)
+    report.add(size, "key (Right) → frame painted", f"median {statistics.median(lat):.0f} ms, max {max(lat):.0f} ms")
+    wb.ok(f"{size}: {steps} steps with Right, the pieces drawn where the moves put them", f"perf-{n}-steps")
+
+    # Skip to the next push: the box moves.
+    push_at = next(i for i in range(steps, len(moves)) if moves[i].isupper()) + 1
+    wb.page.keyboard.press("]")
+    wait_painted(wb, frame, f"the frame after the next push ({push_at})", lambda s: s["frame"] == push_at)
+    wb.ok(f"{size}: ] skips to just after the next push (move {push_at})", f"perf-{n}-skip")
+
+    # Play, watching both pages' frames; then type in another editor while it plays.
+    open_notes(wb)
+    frame.locator("#board").click()
+    wb.page.evaluate(WATCH_MAIN_JS)
+    frame.locator("body").evaluate(WATCH_PLAY_JS)
+    before = preview_canvas.state(frame)["frame"]
+    wb.page.keyboard.press("Space")
+    wait_painted(wb, frame, "playing", lambda s: s["playing"] == "true")
+    wb.page.wait_for_timeout(4000)
+    play = frame.locator("body").evaluate(STOP_PLAY_JS)
+    main = wb.page.evaluate(STOP_MAIN_JS)
+    wb.shot(f"perf-{n}-playing")
+    speed = frame.locator("#speed").input_value()
+    report.add(size, "while playing", f"{play['frames'] / play['seconds']:.0f} frames/s, {play['moves']} moves shown in {play['seconds']:.1f} s at {speed} moves/s, longest frame gap {max(play['gaps'][1:]):.0f} ms")
+    long = f", long tasks up to {max(main['long']):.0f} ms" if main["long"] else ", no long task"
+    report.add(size, "VS Code's window while playing", f"longest frame gap {max(main['gaps'][1:]):.0f} ms{long}")
+    typed = type_in_notes(wb, "typed while playing")
+    s = preview_canvas.state(frame)
+    if s["frame"] <= before + 10 or s["playing"] != "true":
+        raise Failure(f"play should advance the frames: from {before} to {s['frame']}, playing {s['playing']}")
+    report.add(size, "a key typed in the editor while playing → shown", f"median {statistics.median(typed):.0f} ms, max {max(typed):.0f} ms")
+    wb.ok(f"{size}: play advances ({before} → {s['frame']}) and the editor takes typing meanwhile", f"perf-{n}-typing")
+    frame.locator("#play").click()
+
+
+def focus_workbench(wb: Workbench):
+    """Keys go to VS Code again, not to the preview's page (whose frame had the focus):
+    a click in the left editor group, wherever it is (empty or not)."""
+    box = wb.page.locator(".part.editor .editor-group-container").first.bounding_box()
+    wb.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75)
+
+
+def quick_input(wb: Workbench, key: str):
+    """Opens the quick input with `key` (F1, Ctrl+P), first taking the keys back from the
+    preview (retried: right after the preview had the focus a click may not take it)."""
+    box = wb.page.locator(".quick-input-widget input")
+    for _ in range(5):
+        focus_workbench(wb)
+        wb.page.keyboard.press(key)
+        try:
+            box.wait_for(state="visible", timeout=5000)
+            return box
+        except PlaywrightError:
+            wb.page.keyboard.press("Escape")
+    raise Failure(f"{key} does not open the quick input")
+
+
+def open_file(wb: Workbench, name: str):
+    """Quick open, the file's row clicked; again if no tab shows (a busy window may drop it)."""
+    tab = wb.page.locator(f".tabs-container .tab.active[data-resource-name='{name}']")
+    for attempt in range(3):
+        box = quick_input(wb, "Control+P")
+        box.fill(name)
+        row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
+        wb.wait_for(f"{name} in quick open", lambda: row.is_visible())
+        row.click()
+        try:
+            return wb.wait_for(f"the editor tab of {name}", lambda: tab.count() > 0, 20 if attempt < 2 else TIMEOUT)
+        except Failure:
+            if attempt == 2:
+                raise
+            wb.page.keyboard.press("Escape")
+
+
+def palette(wb: Workbench, title: str) -> float:
+    """Runs a command from the palette; returns when it was clicked (`Date.now()`)."""
+    box = quick_input(wb, "F1")
+    box.fill(">" + title)
+    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
+        has=wb.page.locator(".label-name", has_text=re.compile("^" + re.escape(title) + "$"))
+    ).first
+    wb.wait_for(f"the command {title!r} in the palette", lambda: row.is_visible())
+    clicked = wb.page.evaluate("Date.now()")
+    row.click()
+    return clicked
+
+
+def open_notes(wb: Workbench):
+    """notes.txt in the left editor group (the preview keeps its maze: it follows .box
+    editors only)."""
+    open_file(wb, "notes.txt")
+
+
+def type_in_notes(wb: Workbench, text: str) -> list:
+    """Types into notes.txt and waits for each character to show."""
+    wb.page.locator(".editor-group-container .monaco-editor .view-lines").first.click()
+    wb.page.keyboard.press("Control+End")
+    latencies = []
+    for ch in text.replace(" ", ""):
+        wb.page.evaluate(TYPE_WATCH_JS, ch)
+        wb.page.keyboard.type(ch)
+        latencies.append(wb.page.evaluate("() => window.__boxlsTyped"))
+    shown = " ".join(wb.page.locator(".editor-group-container.active .view-lines").all_inner_texts())
+    if text.replace(" ", "") not in shown.replace("\u00a0", "").replace(" ", ""):
+        raise Failure(f"the editor should show what was typed while the preview plays: {shown!r}")
+    wb.page.keyboard.press("Control+S")  # saved: closing it asks nothing
+    wb.wait_for("notes.txt saved", lambda: wb.page.locator(".tabs-container .tab.active.dirty[data-resource-name='notes.txt']").count() == 0)
+    return latencies
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--workspace", required=True, type=Path)
+    ap.add_argument("--boxls", required=True)
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--sizes", default="100,1000,2000")
+    args = ap.parse_args()
+    out = args.out / "preview-perf"
+    out.mkdir(parents=True, exist_ok=True)
+    for old in [*out.glob("*.png"), *out.glob("*.html")]:
+        old.unlink()
+    (args.workspace / "notes.txt").write_text("notes\n")
+    sizes = [int(v) for v in args.sizes.split(",")]
+    # Every file before the first quick open, which lists the folder once.
+    for n in sizes:
+        write_room(args.workspace, n)
+    report = Report()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.set_default_timeout(TIMEOUT * 1000)
+        wb = Workbench(page, out)
+        try:
+            page.goto(args.url)
+            wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
+            for n in sizes:
+                run_size(wb, args.workspace, args.boxls, n, report)
+        except Failure as err:
+            print(f"FAILED: {err}", file=sys.stderr)
+            sys.exit(1)
+        finally:
+            browser.close()
+    print(f"preview-perf: {wb.passed} passed, screenshots in {out}")
+
+
+if __name__ == "__main__":
+    main()
