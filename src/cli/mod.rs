@@ -7,6 +7,7 @@ mod input;
 mod judge;
 mod picture;
 mod render;
+mod stress;
 
 use std::io;
 use std::path::PathBuf;
@@ -152,6 +153,8 @@ Exit codes: 0 printed, 2 bad arguments.")]
     },
     /// Draw a maze and its optimal solution as an SVG picture.
     Render(picture::RenderArgs),
+    /// Run a solver on generated mazes; shrink the first failure to a small maze.
+    Stress(stress::StressArgs),
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -170,6 +173,7 @@ pub fn main() -> ExitCode {
         }) => judge::judge(&input, &output, kattis.as_deref()),
         Some(Command::Lsp { .. }) => serve_lsp(),
         Some(Command::Render(args)) => picture::render(args),
+        Some(Command::Stress(args)) => stress::stress(args),
         Some(Command::Completions { shell }) => completions(shell),
         None if cli.stdio => serve_lsp(),
         None => {
