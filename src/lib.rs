@@ -7,6 +7,8 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod design;
+pub mod gen;
 pub mod ide;
 pub mod judge;
 pub mod lsp;

@@ -3,6 +3,7 @@
 
 mod check;
 mod fmt;
+mod gen;
 mod input;
 mod judge;
 mod picture;
@@ -153,6 +154,8 @@ Exit codes: 0 printed, 2 bad arguments.")]
     },
     /// Draw a maze and its optimal solution as an SVG picture.
     Render(picture::RenderArgs),
+    /// Generate mazes as a .box file (open, rooms, caves, corridors or traps).
+    Gen(gen::GenArgs),
     /// Run a solver on generated mazes; shrink the first failure to a small maze.
     Stress(stress::StressArgs),
 }
@@ -173,6 +176,7 @@ pub fn main() -> ExitCode {
         }) => judge::judge(&input, &output, kattis.as_deref()),
         Some(Command::Lsp { .. }) => serve_lsp(),
         Some(Command::Render(args)) => picture::render(args),
+        Some(Command::Gen(args)) => gen::gen(args),
         Some(Command::Stress(args)) => stress::stress(args),
         Some(Command::Completions { shell }) => completions(shell),
         None if cli.stdio => serve_lsp(),

@@ -2,12 +2,12 @@
 //!
 //! Pure and synchronous. Long solves can be stopped through a cancellation flag.
 
-mod blocks;
-mod board;
+pub(crate) mod blocks;
+pub(crate) mod board;
 mod dead;
 mod replay;
-mod search;
-mod walk;
+pub(crate) mod search;
+pub(crate) mod walk;
 mod window;
 
 pub use replay::{play, replay, replay_frames, Frame, Illegal, Replayed};

@@ -477,7 +477,7 @@ impl Sides {
 /// through the corner and every length-4 one needs the corner or the box), so the
 /// 6-step walk back round the box is optimal when it is free. Opposite sides: a walk of
 /// 2 would cross the box, so 4 round a free side is optimal. One lookup in [`DETOURS`].
-fn local_detour(ring: u8, from: usize, to: usize) -> Option<u32> {
+pub(crate) fn local_detour(ring: u8, from: usize, to: usize) -> Option<u32> {
     match DETOURS[usize::from(ring)][from][to] {
         0 => None,
         distance => Some(u32::from(distance)),

@@ -15,12 +15,14 @@ const FORBIDDEN: [&str; 7] = [
     "std::net",
 ];
 
-const PURE: [&str; 6] = [
+const PURE: [&str; 8] = [
     "src/maze",
     "src/solver",
     "src/ide",
     "src/svg",
     "src/analysis.rs",
+    "src/design",
+    "src/gen",
     "src/stress",
 ];
 

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
 
 mod cli;
+mod design;
 mod differential;
 mod generate;
 mod incremental;

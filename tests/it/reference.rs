@@ -98,3 +98,36 @@ fn free_neighbour(grid: &Grid, cell: usize, (drow, dcol): (isize, isize)) -> Opt
     let next = row * grid.cols + col;
     (!grid.walls[next]).then_some(next)
 }
+
+/// The optimum from the grid's start for every cell as the target (`None`: impossible,
+/// or the box's own cell), from one run of the same Dijkstra to exhaustion: the first
+/// state popped with the box on a cell is optimal for that cell as the target, as any
+/// path to a later one passes an earlier one. For the design tools' brute force.
+pub fn solve_every_target(grid: &Grid) -> Vec<Option<Cost>> {
+    let cells = grid.cell_count();
+    let index = |player: usize, boxed: usize| player * cells + boxed;
+    let mut settled = vec![false; cells * cells];
+    let mut best = vec![None::<(u64, u64)>; cells * cells];
+    let mut found = vec![None; cells];
+    let mut heap = BinaryHeap::new();
+    best[index(grid.player, grid.boxed)] = Some((0, 0));
+    heap.push(Reverse(((0, 0), grid.player, grid.boxed)));
+    while let Some(Reverse((cost, player, boxed))) = heap.pop() {
+        if settled[index(player, boxed)] {
+            continue;
+        }
+        settled[index(player, boxed)] = true;
+        if boxed != grid.boxed && found[boxed].is_none() {
+            found[boxed] = Some(cost);
+        }
+        for (next_player, next_box, pushed) in successors(grid, player, boxed) {
+            let next = (cost.0 + u64::from(pushed), cost.1 + 1);
+            let slot = &mut best[index(next_player, next_box)];
+            if slot.is_none_or(|old| next < old) {
+                *slot = Some(next);
+                heap.push(Reverse((next, next_player, next_box)));
+            }
+        }
+    }
+    found
+}
