@@ -15,3 +15,4 @@ mod parser;
 mod props;
 mod reference;
 mod render;
+mod stress;

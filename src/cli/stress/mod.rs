@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::Failure as CliFailure;
+use crate::gen::Family;
 use crate::maze::Grid;
 use crate::solver::{self, Solution};
-use crate::stress::inputs::{self, Family, Options};
+use crate::stress::inputs::{self, Options};
 use crate::stress::shrink::{shrink, Shrunk};
 use crate::stress::{self as core, Failure, Kind};
 use run::{Program, Ran};
@@ -56,14 +57,15 @@ pub struct StressArgs {
     /// Time limit of one run, in milliseconds.
     #[arg(long, value_name = "T", default_value_t = 2000)]
     timeout_ms: u64,
-    /// Largest number of rows of a generated maze.
+    /// Largest number of rows of a generated maze, its border of rock included (3 at least).
     #[arg(long, value_name = "R", default_value_t = 10)]
     max_rows: usize,
-    /// Largest number of columns of a generated maze.
+    /// Largest number of columns, the border included (5 at least).
     #[arg(long, value_name = "C", default_value_t = 10)]
     max_cols: usize,
-    /// How the mazes' rock is laid out.
-    #[arg(long, value_name = "F", default_value = "mix", value_parser = Family::NAMES)]
+    /// `gen`'s family of the mazes: open, rooms, caves, corridors, traps, or mix (each
+    /// maze's family picked by its seed).
+    #[arg(long, value_name = "F", default_value = "mix", value_parser = ["mix", "open", "rooms", "caves", "corridors", "traps"])]
     family: String,
     /// Mazes per input; a failing input is first reduced to its failing maze.
     #[arg(long, value_name = "M", default_value_t = 1)]
@@ -154,8 +156,8 @@ pub fn stress(args: StressArgs) -> Result<ExitCode, CliFailure> {
 
 fn options(args: &StressArgs) -> Result<Options, CliFailure> {
     let bad = |message: &str| Err(CliFailure::Message(message.to_string()));
-    if args.max_rows == 0 || args.max_cols == 0 || args.max_rows * args.max_cols < 3 {
-        return bad("--max-rows × --max-cols must leave room for S, B and T (3 cells)");
+    if args.max_rows < inputs::MIN_ROWS || args.max_cols < inputs::MIN_COLS {
+        return bad("--max-rows is at least 3 and --max-cols at least 5 (gen's smallest maze, its border included)");
     }
     if args.max_rows * args.max_cols > 10_000 {
         return bad("--max-rows × --max-cols is at most 10000 (each test is solved to judge it)");
@@ -170,7 +172,7 @@ fn options(args: &StressArgs) -> Result<Options, CliFailure> {
         seed: args.seed,
         max_rows: args.max_rows,
         max_cols: args.max_cols,
-        family: Family::from_name(&args.family).unwrap_or(Family::Mix),
+        family: Family::from_name(&args.family),
         mazes_per_input: args.mazes_per_input,
     })
 }
@@ -319,11 +321,40 @@ fn fails_as(
     kind: Kind,
     grid: &Grid,
 ) -> Option<(Ran, Failure)> {
-    let grids = std::slice::from_ref(grid);
-    let optima = [solver::solve_path(grid)];
+    fails_on(program, timeout, kind, std::slice::from_ref(grid))
+}
+
+/// Whether `program` still fails on the input of `grids` the way `kind` says.
+fn fails_on(
+    program: &Program,
+    timeout: Duration,
+    kind: Kind,
+    grids: &[Grid],
+) -> Option<(Ran, Failure)> {
+    let optima: Vec<_> = grids.iter().map(solver::solve_path).collect();
     let ran = run::run(program, core::input_text(grids).as_bytes(), timeout).ok()?;
     let failure = core::classify(grids, &optima, ran.ended, &ran.stdout)?;
     (failure.kind == kind).then_some((ran, failure))
+}
+
+/// The one maze of a failing input that fails alone: halves first (a few runs for
+/// many mazes), then maze by maze when neither half fails by itself.
+fn failing_maze(grids: &[Grid], fails: impl Fn(&[Grid]) -> bool) -> Option<Grid> {
+    let mut part = grids;
+    while part.len() > 1 {
+        let (first, second) = part.split_at(part.len() / 2);
+        if fails(first) {
+            part = first;
+        } else if fails(second) {
+            part = second;
+        } else {
+            return part
+                .iter()
+                .find(|grid| fails(std::slice::from_ref(*grid)))
+                .cloned();
+        }
+    }
+    part.first().cloned()
 }
 
 fn reduce_and_shrink(first: &Found, program: &Program, jobs: usize, timeout: Duration) -> Outcome {
@@ -336,16 +367,9 @@ fn reduce_and_shrink(first: &Found, program: &Program, jobs: usize, timeout: Dur
         shrunk: None,
         before: first.test.grids.clone(),
     };
-    let single = if first.test.grids.len() == 1 {
-        first.test.grids.first().cloned()
-    } else {
-        first
-            .test
-            .grids
-            .iter()
-            .find(|grid| fails_as(program, timeout, kind, grid).is_some())
-            .cloned()
-    };
+    let single = failing_maze(&first.test.grids, |grids| {
+        fails_on(program, timeout, kind, grids).is_some()
+    });
     let Some(start) = single else {
         return whole();
     };
