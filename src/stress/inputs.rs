@@ -22,7 +22,7 @@ pub const MIN_ROWS: usize = 3;
 pub const MIN_COLS: usize = 5;
 
 /// How many tests it takes for sizes to reach the maximum.
-const RAMP: u64 = 100;
+const RAMP: u64 = 25;
 
 /// The mazes of test `index` (0-based).
 pub fn test_input(options: &Options, index: u64) -> Vec<Grid> {

@@ -105,7 +105,7 @@ fn caught(name: &str, kind: &str, timeout_ms: u64, within: u64) {
     let file_arg = file.to_string_lossy().into_owned();
     #[rustfmt::skip]
     let args = [
-        "--seed", "1", "--tests", &tests, "--mazes-per-input", "20", "--max-rows", "8",
+        "--seed", "1", "--tests", &tests, "--mazes-per-input", "10", "--max-rows", "8",
         "--max-cols", "8", "--jobs", "2", "--timeout-ms", &timeout, "-o", &file_arg,
     ];
     let run = stress(&args, &["python3", "-S", &solver(name)]);

@@ -1,14 +1,18 @@
-"""Mistake: no bounds check below the last row; Python raises IndexError (a runtime
-error) when the search steps south from a free cell in the last row."""
+"""Mistake: the answer is copied into a fixed buffer of 24 moves (sized for the
+sample); a longer answer raises IndexError, a runtime error."""
 import boxlib
+
+BUFFER = 24
 
 
 def solve(maze):
-    def ok(y, x):
-        # Row -1 wraps around silently in Python; row `rows` raises.
-        return 0 <= x < maze.cols and y >= -maze.rows and maze.free[y][x] and y >= 0
-
-    return boxlib.dijkstra(maze, ok=ok)
+    moves = boxlib.dijkstra(maze)
+    if moves is None:
+        return None
+    buffer = [""] * BUFFER
+    for i, letter in enumerate(moves):
+        buffer[i] = letter
+    return "".join(buffer)
 
 
 boxlib.main(solve)

@@ -465,10 +465,15 @@ fn parting(outcome: &Outcome) -> String {
     match core::parting(grid, best, &moves) {
         Some(k) => {
             let letter = moves.chars().nth(k - 1).unwrap_or('?');
-            format!(
-                "move {k} (`{letter}`): the first {} can still end optimally, this one cannot",
-                crate::maze::plural(k as u64 - 1, "move", "moves")
-            )
+            if k == 1 {
+                format!("move 1 (`{letter}`): no optimal solution starts this way")
+            } else {
+                format!(
+                    "move {k} (`{letter}`): up to move {} an optimal finish was still \
+                     possible, after it none is",
+                    k - 1
+                )
+            }
         }
         None => judged,
     }
