@@ -83,6 +83,9 @@ fn line_number(text: &str, offset: usize) -> usize {
 
 /// Judges `output` against mazes whose optimal answers are known.
 pub fn judge_against(grids: &[Grid], optima: &[Option<Solution>], output: &str) -> Verdict {
+    if let Some(rejection) = control_character(output) {
+        return verdict(grids, vec![rejection]);
+    }
     let mut lines = OutputLines::new(output);
     let mut rejections = Vec::new();
     let reject = |maze, line, reason: String| Rejection { maze, line, reason };
@@ -140,6 +143,38 @@ pub fn judge_against(grids: &[Grid], optima: &[Option<Solution>], output: &str) 
         rejections.push(reject(None, at, reason));
     }
     verdict(grids, rejections)
+}
+
+/// The first control character in the output (tabs and the line breaks and `\r` that
+/// end lines aside): an answer is never binary, whatever else it holds, and a judge
+/// must say so rather than fail to read it. Names the maze whose section it is in.
+fn control_character(output: &str) -> Option<Rejection> {
+    let mut maze = None;
+    for (at, line) in OutputLines::new(output) {
+        if let Some(k) = maze_number(line) {
+            maze = usize::try_from(k).ok();
+        }
+        let Some((offset, c)) = line
+            .char_indices()
+            .find(|&(_, c)| c.is_control() && c != '\t')
+        else {
+            continue;
+        };
+        let column = line[..offset].chars().count() + 1;
+        let what = match c {
+            '\0' => "a NUL byte".to_string(),
+            c => format!("the control character U+{:04X}", u32::from(c)),
+        };
+        return Some(Rejection {
+            maze,
+            line: at,
+            reason: format!(
+                "column {column} holds {what}; an answer is text (`Maze #k`, the moves or \
+                 `Impossible.`, a blank line)"
+            ),
+        });
+    }
+    None
 }
 
 fn verdict(grids: &[Grid], rejections: Vec<Rejection>) -> Verdict {
@@ -317,9 +352,26 @@ mod tests {
             reasons("Maze #1\nEEEEE\n\nMaze #2\nImpossible.\n\nMaze #3\nE\n\n"),
             ["output line 7: `Maze #3` is extra: the input has 2 mazes"]
         );
+    }
+
+    #[test]
+    fn control_characters_are_a_rejection_saying_what_and_where() {
         assert_eq!(
             reasons("Maze #1\nEEEEE\n\nMaze #2\nImpossible.\n\n\x07bell"),
-            ["output line 7: unexpected output after the last maze: `\\u{7}bell`"]
+            ["Maze #2: column 1 holds the control character U+0007; an answer is text (`Maze #k`, the moves or `Impossible.`, a blank line) (output line 7)"]
+        );
+        assert_eq!(
+            reasons("Maze #1\nEEEEE\n\nMaze #2\nImpo\0ssible.\n\n"),
+            ["Maze #2: column 5 holds a NUL byte; an answer is text (`Maze #k`, the moves or `Impossible.`, a blank line) (output line 5)"]
+        );
+        assert_eq!(
+            reasons("Maze #1\nEE\rEEE\n\nMaze #2\nImpossible.\n\n"),
+            ["Maze #1: column 3 holds the control character U+000D; an answer is text (`Maze #k`, the moves or `Impossible.`, a blank line) (output line 2)"]
+        );
+        // Tabs and `\r\n` stay tolerated where they were.
+        assert_eq!(
+            reasons("Maze #1\t\r\nEEEEE\r\n\r\nMaze #2\nImpossible.\n\n"),
+            Vec::<String>::new()
         );
     }
 

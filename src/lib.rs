@@ -14,4 +14,5 @@ pub mod judge;
 pub mod lsp;
 pub mod maze;
 pub mod solver;
+pub mod stress;
 pub mod svg;

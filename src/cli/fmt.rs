@@ -1,5 +1,7 @@
 //! `boxls fmt`: rewrites files in place (or standard input to standard output) with
-//! the core's formatter; `--check` only names the files that would change.
+//! the core's formatter; `--check` only names the files that would change. A file is
+//! replaced whole or not at all: the text goes to a temporary file beside it, which is
+//! renamed over it only if the file still holds what was read.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -48,10 +50,41 @@ fn fmt_one(path: &Path, check: bool) -> Result<bool, Failure> {
         out.write_all(formatted.as_bytes())?;
         out.flush()?;
     } else if changed {
-        std::fs::write(path, formatted)
+        replace(path, &input, &formatted)
             .map_err(|e| Failure::Message(format!("cannot write `{}`: {e}", input.name)))?;
     }
     Ok(changed)
+}
+
+/// Replaces the file at `path` (a symlink's target: the link stays) with `text`, keeping
+/// its permissions. The text is written and synced to a temporary file in the same
+/// directory, then renamed over the file, so a failed write leaves the original as it
+/// was and no temporary file behind (dropping it deletes it).
+fn replace(path: &Path, read: &Input, text: &str) -> io::Result<()> {
+    let target = std::fs::canonicalize(path)?;
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let permissions = std::fs::metadata(&target)?.permissions();
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".boxls-fmt-")
+        .tempfile_in(dir)?;
+    temporary.write_all(text.as_bytes())?;
+    temporary.as_file().set_permissions(permissions)?;
+    temporary.as_file().sync_all()?;
+    unchanged_since_read(&target, &read.bytes)?;
+    temporary.persist(&target).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Whether the file still holds the bytes `fmt` read: another program may have written
+/// to it while it was being formatted, and renaming over it would lose that.
+pub(crate) fn unchanged_since_read(target: &Path, read: &[u8]) -> io::Result<()> {
+    if std::fs::read(target)? == read {
+        Ok(())
+    } else {
+        Err(io::Error::other(
+            "it changed since it was read (another program wrote to it); left as it is",
+        ))
+    }
 }
 
 /// The text of a file to be rewritten: never a lossy decoding, which would change bytes.
@@ -62,4 +95,29 @@ fn utf8(input: &Input) -> Result<&str, Failure> {
             input.name
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unchanged_since_read;
+
+    #[test]
+    fn a_file_changed_since_it_was_read_is_refused() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let path = dir.path().join("maze.box");
+        std::fs::write(&path, "1 3\nSBT\n").expect("write");
+        let read = std::fs::read(&path).expect("read");
+        assert!(unchanged_since_read(&path, &read).is_ok());
+        // Same size, other bytes: caught whatever the clock's resolution.
+        std::fs::write(&path, "1 3\nSTB\n").expect("write");
+        let error = unchanged_since_read(&path, &read).expect_err("changed");
+        assert!(
+            error.to_string().contains("changed since it was read"),
+            "{error}"
+        );
+        std::fs::write(&path, "1 3\nSBT\n0 0\n").expect("append");
+        assert!(unchanged_since_read(&path, &read).is_err());
+        std::fs::remove_file(&path).expect("remove");
+        assert!(unchanged_since_read(&path, &read).is_err());
+    }
 }

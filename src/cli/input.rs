@@ -29,7 +29,19 @@ pub fn is_stdin(path: Option<&Path>) -> bool {
 /// `command` names the subcommand in the hint printed when standard input is a
 /// terminal (a user who typed `boxls solve` and sees nothing happen).
 pub fn read(path: Option<&Path>, command: &str) -> Result<Input, Failure> {
-    let input = match path.filter(|_| !is_stdin(path)) {
+    let input = read_raw(path, command)?;
+    match binary_reason(&input.bytes) {
+        Some(reason) => Err(Failure::Message(format!(
+            "`{}` is not a text file ({reason})",
+            input.name
+        ))),
+        None => Ok(input),
+    }
+}
+
+/// Reads `path` like [`read`], whatever its bytes are.
+pub fn read_raw(path: Option<&Path>, command: &str) -> Result<Input, Failure> {
+    Ok(match path.filter(|_| !is_stdin(path)) {
         Some(path) => Input {
             name: path.display().to_string(),
             bytes: std::fs::read(path)
@@ -51,14 +63,7 @@ pub fn read(path: Option<&Path>, command: &str) -> Result<Input, Failure> {
                 bytes,
             }
         }
-    };
-    match binary_reason(&input.bytes) {
-        Some(reason) => Err(Failure::Message(format!(
-            "`{}` is not a text file ({reason})",
-            input.name
-        ))),
-        None => Ok(input),
-    }
+    })
 }
 
 /// Why `bytes` look like a binary file rather than text, if they do: a NUL byte, or

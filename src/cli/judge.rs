@@ -19,7 +19,9 @@ pub fn judge(input: &Path, output: &Path, kattis: Option<&Path>) -> Result<ExitC
         ));
     }
     let input_text = input::read(Some(input), "judge")?.lossy_text();
-    let output_text = input::read(Some(output), "judge")?.lossy_text();
+    // The contestant's output is judged whatever it holds: binary bytes are a wrong
+    // answer (the judge says where), not a file this command refuses to read.
+    let output_text = input::read_raw(Some(output), "judge")?.lossy_text();
     let verdict = judge_texts(&input_text, &output_text)
         .map_err(|bad| Failure::Message(format!("{}: {}", input.display(), bad.0)))?;
     let report = report(&verdict);

@@ -9,6 +9,7 @@ mod input;
 mod judge;
 mod picture;
 mod render;
+mod stress;
 
 use std::io;
 use std::path::PathBuf;
@@ -87,6 +88,8 @@ arguments or a file that cannot be read (the others are still checked).")]
 Headers are set to the size the rows agree on, trailing blanks dropped, blank lines
 inside mazes removed and one left between mazes, `; solution:` lines spaced
 `; solution: moves`, and `0 0` ensured. Cells, comments and line endings are kept.
+A file is written to a temporary file beside it and renamed over it, and left as it
+is if it changed since it was read.
 
 Examples:
   boxls fmt maze.box                rewrite maze.box
@@ -94,7 +97,8 @@ Examples:
   boxls fmt < maze.box > tidy.box
 
 Exit codes: 0 done (with --check: every file is formatted), 1 with --check: some file
-would change, 2 bad arguments or unreadable input.")]
+would change, 2 bad arguments, unreadable input, a failed write or a file changed
+meanwhile (each left as it was).")]
     Fmt {
         /// The .box files to rewrite; standard input to standard output when none is
         /// given or for `-`.
@@ -108,7 +112,8 @@ would change, 2 bad arguments or unreadable input.")]
 Per maze k the output must be `Maze #k`, the moves or `Impossible.`, and a blank line.
 Any move string with the fewest pushes, then the fewest moves, that replays legally
 and leaves the box on T is accepted. Wrong `Impossible.`, illegal, suboptimal and
-malformed answers are rejected, each naming `Maze #k`, the output line and why.
+malformed answers are rejected, each naming `Maze #k`, the output line and why; so is
+an answer holding NUL or other control bytes.
 
 Examples:
   boxls judge maze.in contestant.out
@@ -167,6 +172,8 @@ Exit codes: 0 printed, 2 bad arguments.")]
     /// `cargo xtask dist` ships its output as `man/boxls.1`.
     #[command(hide = true)]
     Man,
+    /// Run a solver on generated mazes; shrink the first failure to a small maze.
+    Stress(stress::StressArgs),
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -190,6 +197,7 @@ pub fn main() -> ExitCode {
         Some(Command::Render(args)) => picture::render(args),
         Some(Command::Gen(args)) => gen::gen(args),
         Some(Command::Hardest(args)) => hardest::run(args),
+        Some(Command::Stress(args)) => stress::stress(args),
         Some(Command::Completions { shell }) => completions(shell),
         Some(Command::Man) => man(),
         None if cli.stdio => serve_lsp(),

@@ -745,6 +745,146 @@ fn fmt_refuses_text_that_is_not_utf8() {
     );
 }
 
+/// A fresh, empty directory of its own for one `fmt` test, so the test can see that
+/// nothing else (no temporary file) is left in it.
+fn fmt_dir(name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("fmt")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the test's directory");
+    dir
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("list the directory")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// `boxls fmt` under `sh`, so a test can set limits before it starts.
+fn fmt_under_sh(script: &str, dir: &Path) -> Run {
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", script, "sh", env!("CARGO_BIN_EXE_boxls")])
+        .current_dir(dir);
+    run_with(&mut command, None)
+}
+
+#[test]
+fn fmt_keeps_the_original_whole_when_the_write_fails() {
+    let dir = fmt_dir("write-fails");
+    // 2 KiB of unformatted text; the file-size limit (one 512-byte block) stops any
+    // write past it, and with SIGXFSZ ignored the write fails with EFBIG.
+    let mut original = String::new();
+    for _ in 0..100 {
+        original.push_str("  1   7 \nSB....T   \n");
+    }
+    std::fs::write(dir.join("big.box"), &original).expect("write");
+    let run = fmt_under_sh("trap '' XFSZ; ulimit -f 1; exec \"$1\" fmt big.box", &dir);
+    run.assert_code(2);
+    assert!(
+        run.stderr.starts_with("boxls: cannot write `big.box`: "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("big.box")).expect("read"),
+        original
+    );
+    assert_eq!(entries(&dir), ["big.box"], "no temporary file is left");
+    // Without the limit the same file is formatted.
+    fmt_under_sh("exec \"$1\" fmt big.box", &dir).assert_code(0);
+    let formatted = std::fs::read_to_string(dir.join("big.box")).expect("read");
+    assert!(
+        formatted.starts_with("1 7\nSB....T\n\n1 7\n"),
+        "{formatted}"
+    );
+    assert_eq!(entries(&dir), ["big.box"]);
+}
+
+#[test]
+fn fmt_keeps_the_mode_and_replaces_a_symlinks_target() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = fmt_dir("mode-and-symlink");
+    let target = dir.join("target.box");
+    std::fs::write(&target, "  1 3\nSBT  \n").expect("write");
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    std::os::unix::fs::symlink("target.box", dir.join("link.box")).expect("symlink");
+    let link = dir.join("link.box").to_string_lossy().into_owned();
+    run(&["fmt", &link]).assert_code(0);
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("read"),
+        "1 3\nSBT\n0 0\n"
+    );
+    let mode = std::fs::metadata(&target)
+        .expect("stat")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o7777, 0o640);
+    let link_meta = std::fs::symlink_metadata(dir.join("link.box")).expect("lstat");
+    assert!(
+        link_meta.file_type().is_symlink(),
+        "the link is still a link"
+    );
+    assert_eq!(entries(&dir), ["link.box", "target.box"]);
+}
+
+#[test]
+fn fmt_refuses_a_file_replaced_while_it_was_formatting() {
+    use std::os::unix::fs::FileTypeExt as _;
+    let dir = fmt_dir("changed");
+    let path = dir.join("maze.box");
+    // `maze.box` starts as a FIFO, so `fmt` is certainly still reading it when the
+    // test (as another program saving the file would) renames new text over the name.
+    let made = Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let child = boxls(&["fmt", &path.to_string_lossy()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("boxls runs");
+    // Opening the FIFO for writing returns once `fmt` has opened it for reading.
+    let mut fifo = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .expect("open the FIFO");
+    let saved = "1 3\nSBT\n; saved by another program\n0 0\n";
+    std::fs::write(dir.join("saved.tmp"), saved).expect("write");
+    std::fs::rename(dir.join("saved.tmp"), &path).expect("rename over");
+    fifo.write_all(b"  1 3\nSBT  \n")
+        .expect("write to the FIFO");
+    drop(fifo);
+    let output = child.wait_with_output().expect("boxls finishes");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "boxls: cannot write `{}`: it changed since it was read (another program \
+             wrote to it); left as it is\n",
+            path.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), saved);
+    let kind = std::fs::symlink_metadata(&path).expect("stat").file_type();
+    assert!(kind.is_file() && !kind.is_fifo());
+    assert_eq!(entries(&dir), ["maze.box"], "no temporary file is left");
+}
+
 #[test]
 fn judge_accepts_the_sample_and_rejects_a_wrong_answer() {
     let run = run(&["judge", SAMPLE, "examples/sample.out"]);
@@ -803,6 +943,42 @@ fn judge_follows_the_kattis_output_validator_convention() {
     assert!(
         message.starts_with("Maze #2: missing: the output ends before `Maze #2`"),
         "{message}"
+    );
+}
+
+#[test]
+fn judge_rejects_nul_and_control_characters_in_the_answer() {
+    let input = scratch("controls.box", b"1 7\nSB....T\n0 0\n");
+    let answer = scratch("controls.out", b"Maze #1\nEE\0EE\n\n");
+    let plain = run(&["judge", &input, &answer]);
+    plain.assert_code(1);
+    assert_eq!(
+        plain.stdout,
+        "Maze #1: column 3 holds a NUL byte; an answer is text (`Maze #k`, the moves or \
+         `Impossible.`, a blank line) (output line 2)\nrejected: 1 problem (1 maze)\n"
+    );
+    assert_eq!(plain.stderr, "");
+    let feedback = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kattis-controls");
+    std::fs::create_dir_all(&feedback).expect("feedback dir");
+    let _ = std::fs::remove_file(feedback.join("judgemessage.txt"));
+    let binary = b"\x7fELF\x02\x01\x01\x00\x00\x00\x03\x00>\x00\x01";
+    let kattis = run_with(
+        &mut boxls(&[
+            "judge",
+            "--kattis",
+            &feedback.to_string_lossy(),
+            &input,
+            "-",
+        ]),
+        Some(binary),
+    );
+    kattis.assert_code(43);
+    let message =
+        std::fs::read_to_string(feedback.join("judgemessage.txt")).expect("judgemessage.txt");
+    assert_eq!(
+        message,
+        "output line 1: column 1 holds the control character U+007F; an answer is text \
+         (`Maze #k`, the moves or `Impossible.`, a blank line)\nrejected: 1 problem (1 maze)\n"
     );
 }
 

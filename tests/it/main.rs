@@ -16,3 +16,4 @@ mod parser;
 mod props;
 mod reference;
 mod render;
+mod stress;
