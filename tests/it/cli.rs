@@ -1078,3 +1078,29 @@ fn completions_for_bash_zsh_and_fish() {
     let bad = run(&["completions", "cmd.exe"]);
     bad.assert_code(2);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn stress_shows_progress_on_a_terminal_and_is_quiet_otherwise() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stress-progress");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("failure.box").to_string_lossy().into_owned();
+    let bin = env!("CARGO_BIN_EXE_boxls");
+    let args = format!("stress --tests 30 -o '{file}' -- '{bin}' solve");
+    if let Some(screen) = on_a_terminal(&args) {
+        assert!(screen.contains("30 tests · "), "{screen:?}");
+        assert!(screen.contains(" tests/s · 0 failing"), "{screen:?}");
+        assert!(
+            screen.contains("no failure in 30 tests (seed 1, "),
+            "{screen:?}"
+        );
+    }
+    let piped = run(&["stress", "--tests", "30", "-o", &file, "--", bin, "solve"]);
+    piped.assert_code(0);
+    assert_eq!(piped.stderr, "");
+    assert!(
+        piped.stdout.starts_with("no failure in 30 tests (seed 1, "),
+        "{}",
+        piped.stdout
+    );
+}

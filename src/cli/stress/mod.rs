@@ -238,7 +238,10 @@ fn search(
         if progress {
             let (done, failures) = (&done, &failures);
             scope.spawn(move || loop {
-                let stop = finish.recv_timeout(Duration::from_millis(200)).is_ok();
+                let stop = !matches!(
+                    finish.recv_timeout(Duration::from_millis(200)),
+                    Err(mpsc::RecvTimeoutError::Timeout)
+                );
                 let n = done.load(Ordering::Relaxed);
                 let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-9);
                 let f = failures.load(Ordering::Relaxed);
