@@ -118,15 +118,18 @@ def wait_painted(wb: Workbench, frame, what: str, pred, timeout: float = TIMEOUT
 
 def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report):
     """Opens the file, waits for the solve, then the preview: command → board drawn."""
-    palette(wb, "View: Close All Editors")
     # The last size's preview must be gone, or it would draw this board before the command.
+    # The palette sometimes drops the click, so the command is repeated until it is.
     close = wb.page.locator(".tabs-container .tab", has_text="Preview").locator(".codicon-close")
-    for _ in range(3):
+    for _ in range(10):
         if wb.page.locator("iframe.webview").count() == 0:
             break
-        if close.count():
-            close.first.click(force=True)
+        wb.page.keyboard.press("Escape")
+        palette(wb, "View: Close All Editors")
         wb.page.wait_for_timeout(1000)
+        if wb.page.locator("iframe.webview").count() and close.count():
+            close.first.click(force=True)
+            wb.page.wait_for_timeout(1000)
     wb.wait_for("no preview open", lambda: wb.page.locator("iframe.webview").count() == 0)
     open_file(wb, name)
     wb.wait_for(f"{name}'s text", lambda: wb.editor_lines())
