@@ -127,6 +127,12 @@ def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report):
         wb.page.keyboard.press("Escape")
         palette(wb, "View: Close All Editors")
         wb.page.wait_for_timeout(1000)
+        # drive.py, run before in the same VS Code, leaves its edits to the sample and
+        # broken.box unsaved: closing asks about them, and those edits are not kept.
+        dont_save = wb.page.locator(".monaco-dialog-box .monaco-button", has_text="Don't Save")
+        if dont_save.count():
+            dont_save.first.click()
+            wb.page.wait_for_timeout(1000)
         if wb.page.locator("iframe.webview").count() and close.count():
             close.first.click(force=True)
             wb.page.wait_for_timeout(1000)
