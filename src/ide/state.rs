@@ -5,10 +5,10 @@
 
 use std::ops::Range;
 
+use super::actions::recorded_is_optimal;
 use super::diagnostics::{maze_diagnostics, status_diagnostics};
 use super::{FileView, MazeStatus};
 use crate::maze::{Diagnostic, Maze, Severity};
-use crate::solver;
 
 /// One of a fixed set: clients branch on this, never on a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,12 +164,9 @@ fn reason(
 fn recorded(text: &str, maze: &Maze, status: &MazeStatus) -> Option<Recorded> {
     let line = maze.solution.as_ref()?;
     let moves = text.get(line.moves.clone())?.to_string();
-    let optimal = match (status.solution(), &maze.grid) {
-        (Some(optimum), Some(grid)) => solver::replay(grid, &moves).is_ok_and(|replayed| {
-            replayed.solved && (replayed.pushes, replayed.moves) == (optimum.pushes, optimum.moves)
-        }),
-        _ => false,
-    };
+    let optimal = status
+        .solution()
+        .is_some_and(|optimum| recorded_is_optimal(text, maze, optimum));
     Some(Recorded { moves, optimal })
 }
 

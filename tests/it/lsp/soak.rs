@@ -10,27 +10,11 @@ use serde_json::{json, Value};
 
 use super::client::{apply_edits, Client, URI};
 use super::doc;
-use super::edits::positions;
+use super::edits::{positions, Rng};
 
-/// splitmix64, seeded: the same soak every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
+/// A piece chosen by the seeded generator: the same soak every run.
+fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
+    items[rng.below(items.len())]
 }
 
 /// Pieces an edit inserts: whole mazes, headers that are right, wrong or too large,
@@ -73,7 +57,7 @@ fn random_edit(rng: &mut Rng, text: &str) -> Value {
     let end = spots[(from + reach).min(spots.len() - 1)];
     let mut insert = String::new();
     for _ in 0..[0, 1, 1, 1, 2, 3][rng.below(6)] {
-        insert.push_str(rng.pick(&PIECES));
+        insert.push_str(pick(rng, &PIECES));
     }
     json!({ "range": super::range(start, end), "text": insert })
 }
@@ -230,7 +214,10 @@ async fn noise(client: &mut Client, rng: &mut Rng, text: &str) {
 
 async fn soak(seed: u64, edits: u64, every: u64) -> (u64, u64) {
     let mut rng = Rng(seed);
-    let mut text: String = (0..8).map(|_| rng.pick(&PIECES[..3])).collect::<String>() + "0 0\n";
+    let mut text: String = (0..8)
+        .map(|_| pick(&mut rng, &PIECES[..3]))
+        .collect::<String>()
+        + "0 0\n";
     let (mut client, _) = Client::initialized(false).await;
     client.open(&text, 0).await;
     let mut version = 0;
