@@ -29,8 +29,12 @@
 //!
 //! ```sh
 //! cargo bench --bench lsp                  # a couple of minutes
-//! cargo bench --bench lsp -- edit tokens   # sections: edit tokens open 10mb room
+//! cargo bench --bench lsp -- edit tokens   # sections: edit tokens open 10mb rss room
+//! BOXLS_BIN=/path/to/old/boxls cargo bench --bench lsp -- rss   # another build's RSS
 //! ```
+//!
+//! `rss` runs the release binary as a process of its own and prints its resident size
+//! once the 10 MB document is open, settled, and its tokens and a hover were asked.
 //!
 //! Cargo builds the `boxls` binary for benches and names it in `CARGO_BIN_EXE_boxls`;
 //! should that file be missing, `cargo build --release` makes it.
@@ -116,6 +120,9 @@ async fn run() {
     }
     if wanted("10mb") {
         ten_megabytes().await;
+    }
+    if wanted("rss") {
+        ten_megabytes_resident().await;
     }
     if wanted("room") {
         huge_room().await;
@@ -678,6 +685,54 @@ async fn ten_megabytes() {
         &format!("edit, then semanticTokens/full/delta (median of {BIG_EDITS})"),
         delta,
     );
+}
+
+/// The resident size of a `boxls lsp` process (`BOXLS_BIN`, else this build's) holding
+/// the 10 MB document settled, after a full semantic-tokens answer and a hover.
+async fn ten_megabytes_resident() {
+    let document = Document::new(ten_megabytes_of_mazes());
+    let binary = std::env::var("BOXLS_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_boxls").into());
+    let mut child = tokio::process::Command::new(&binary)
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("boxls starts");
+    let pid = child.id().expect("a running child");
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut client = Client::over(stdout, stdin);
+    client.initialize(false).await;
+    client.settle(URI).await;
+    let empty = resident_mib(pid);
+    client.open(&document.text, 1).await;
+    settle_version(&mut client, 1).await;
+    expect_answer(&mut client, FULL, &whole_document()).await;
+    let edited = document.grids.len() / 2;
+    let on_box = hover_params(document.position(edited, document.grids[edited].boxed));
+    expect_answer(&mut client, HOVER, &on_box).await;
+    let held = resident_mib(pid);
+    println!(
+        "\n10 MB resident ({binary}): {:.1} MiB with no document, {:.1} MiB holding {}",
+        empty,
+        held,
+        document.describe()
+    );
+    drop(client);
+    let _ = child.kill().await;
+}
+
+/// Resident set size of a process in MiB (`/proc/<pid>/statm`, 4 KiB pages).
+fn resident_mib(pid: u32) -> f64 {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).expect("statm");
+    let pages: f64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|field| field.parse().ok())
+        .expect("resident pages");
+    pages * 4096.0 / (1 << 20) as f64
 }
 
 /// What an editor asks after each keystroke: the median `full/delta` round trip after

@@ -21,7 +21,7 @@ pub fn check_text(text: &str) -> FileReport {
     let outcomes: Vec<Option<Outcome>> = parsed
         .mazes
         .iter()
-        .map(|maze| maze.grid.as_ref().map(solver::solve))
+        .map(|maze| maze.grid.as_deref().map(solver::solve))
         .collect();
     let mut diagnostics = parsed.diagnostics.clone();
     for (maze, outcome) in parsed.mazes.iter().zip(&outcomes) {

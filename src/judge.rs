@@ -8,6 +8,7 @@
 //! at the very end are tolerated; anything else out of place is a rejection.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::maze::{line_spans, parse, plural, Grid};
 use crate::solver::{self, Solution};
@@ -71,6 +72,7 @@ fn input_grids(input: &str) -> Result<Vec<Grid>, BadInput> {
         .mazes
         .into_iter()
         .filter_map(|maze| maze.grid)
+        .map(Arc::unwrap_or_clone)
         .collect())
 }
 

@@ -26,7 +26,7 @@ impl Fixture {
         let statuses = parsed
             .mazes
             .iter()
-            .map(|maze| maze.grid.as_ref().map_or(MazeStatus::Invalid, &status))
+            .map(|maze| maze.grid.as_deref().map_or(MazeStatus::Invalid, &status))
             .collect();
         Fixture {
             text: text.to_string(),

@@ -93,7 +93,7 @@ impl MazeStatus {
     }
 
     /// Whether the solve has finished one way or another.
-    pub fn is_settled(&self) -> bool {
+    pub fn is_final(&self) -> bool {
         !matches!(self, MazeStatus::Solving)
     }
 }

@@ -2,20 +2,15 @@
 //! "Insert all" filled in by `codeAction/resolve` when the client can), or as
 //! `Command`s for clients without literal support; and the commands behind them.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use serde_json::{json, Value};
-use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, Command, TextEdit as LspTextEdit, Uri,
-    WorkspaceEdit,
-};
+use tower_lsp_server::ls_types::{CodeAction, CodeActionKind, CodeActionOrCommand, Command, Uri};
 
+use super::capabilities::ClientSupport;
 use super::diagnostics::to_lsp;
-use super::state::ClientSupport;
 use super::view::View;
 use crate::ide::{self, Action, ActionKind, ActionKinds};
-use crate::maze::TextEdit;
 
 use super::commands::{APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
 
@@ -24,8 +19,8 @@ pub fn code_actions(
     uri: &Uri,
     range: Range<usize>,
     only: Option<&[CodeActionKind]>,
-    support: ClientSupport,
 ) -> Vec<CodeActionOrCommand> {
+    let support = view.support;
     let actions = ide::actions(&view.file(), range, wanted_kinds(only));
     if support.code_action_literals {
         actions
@@ -68,14 +63,14 @@ fn kind(kind: ActionKind) -> CodeActionKind {
 
 fn literal(view: &View, uri: &Uri, action: Action, support: ClientSupport) -> CodeAction {
     let (edit, data) = match action.edits {
-        Some(edits) => (Some(workspace_edit(view, uri, &edits)), None),
+        Some(edits) => (Some(view.workspace_edit(uri, &edits)), None),
         None if support.code_action_resolve => (
             None,
             Some(json!({ "uri": uri.as_str(), "version": view.version })),
         ),
         None => {
             let edits = ide::all_solution_edits(&view.file());
-            (Some(workspace_edit(view, uri, &edits)), None)
+            (Some(view.workspace_edit(uri, &edits)), None)
         }
     };
     CodeAction {
@@ -94,7 +89,7 @@ fn command(view: &View, uri: &Uri, action: Action) -> Command {
         Some(edits) => Command {
             title: action.title,
             command: APPLY_EDIT_COMMAND.to_string(),
-            arguments: Some(vec![json!(workspace_edit(view, uri, &edits))]),
+            arguments: Some(vec![json!(view.workspace_edit(uri, &edits))]),
         },
         None => Command {
             title: action.title,
@@ -108,7 +103,7 @@ fn command(view: &View, uri: &Uri, action: Action) -> Command {
 pub fn resolve(view: &View, uri: &Uri, mut action: CodeAction) -> CodeAction {
     if action.edit.is_none() {
         let edits = ide::all_solution_edits(&view.file());
-        action.edit = Some(workspace_edit(view, uri, &edits));
+        action.edit = Some(view.workspace_edit(uri, &edits));
     }
     action
 }
@@ -116,18 +111,4 @@ pub fn resolve(view: &View, uri: &Uri, mut action: CodeAction) -> CodeAction {
 /// The URI an unresolved action was made for.
 pub fn resolve_uri(action: &CodeAction) -> Option<Uri> {
     action.data.as_ref()?.get("uri")?.as_str()?.parse().ok()
-}
-
-pub fn workspace_edit(view: &View, uri: &Uri, edits: &[TextEdit]) -> WorkspaceEdit {
-    let edits = edits
-        .iter()
-        .map(|edit| LspTextEdit {
-            range: view.range(edit.range.clone()),
-            new_text: edit.new_text.clone(),
-        })
-        .collect();
-    WorkspaceEdit {
-        changes: Some(HashMap::from([(uri.clone(), edits)])),
-        ..WorkspaceEdit::default()
-    }
 }

@@ -1,63 +1,41 @@
 //! Diagnostics: the IDE layer's, converted; pushed (`publishDiagnostics`) or pulled
 //! (`textDocument/diagnostic`) as the client prefers.
 //!
-//! Each maze's diagnostics are converted once and kept with the document, their lines
-//! counted from the maze's header line: an edit elsewhere, even one that adds or
-//! removes lines before the maze, leaves them valid, and publishing adds the header's
-//! current line. A document publishes after every change, so this is what keeps a
-//! keystroke's cost to the maze it touched (and to what must be sent).
-
-use std::sync::Arc;
+//! Each maze's diagnostics are converted once and kept with the document
+//! (`sections.rs`), their lines counted from the maze's header line: an edit elsewhere,
+//! even one that adds or removes lines before the maze, leaves them valid, and
+//! publishing adds the header's current line. A document publishes after every
+//! change, so this is what keeps a keystroke's cost to the maze it touched (and to
+//! what must be sent).
 
 use tower_lsp_server::ls_types::{self as lsp, DiagnosticSeverity, NumberOrString};
 
+use super::sections::{Made, MazeDiagnostics, Reuse};
 use super::view::View;
 use crate::ide;
 use crate::maze::{Diagnostic, Severity};
 
-/// One maze's diagnostics converted, lines counted from its header's line; `None`
-/// until converted, or since the maze or its status changed.
-pub type Converted = Option<Arc<[lsp::Diagnostic]>>;
-
-/// Conversions made while collecting, by maze index, for the document to keep.
-pub type Fresh = Vec<(usize, Arc<[lsp::Diagnostic]>)>;
-
-/// The document's diagnostics, in source order.
-pub fn lsp_diagnostics(view: &View) -> Vec<lsp::Diagnostic> {
-    collect(view).0
-}
-
-/// The document's diagnostics, and the mazes' conversions done now that are worth
-/// keeping (those of settled mazes).
-pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Fresh) {
+/// The document's diagnostics, in source order, and the mazes' conversions made now
+/// that are worth keeping.
+pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Made<MazeDiagnostics>) {
+    let mut reuse = Reuse::new(view.version, &view.statuses, &view.kept);
     if let Some(problem) = &view.out_of_sync {
-        return (vec![out_of_sync(problem)], Vec::new());
+        return (vec![out_of_sync(problem)], reuse.made());
     }
     let file = view.file();
     let mut all: Vec<lsp::Diagnostic> = ide::preamble_diagnostics(&file)
         .iter()
         .map(|d| to_lsp(view, d))
         .collect();
-    let mut fresh = Vec::new();
     for (index, maze) in view.parsed.mazes.iter().enumerate() {
-        let kept = view
-            .kept
-            .get(index)
-            .and_then(|kept| kept.diagnostics.clone());
-        let relative = kept.unwrap_or_else(|| {
-            let converted = convert_maze(view, index);
-            if view.statuses.get(index).is_some_and(|s| s.is_settled()) {
-                fresh.push((index, converted.clone()));
-            }
-            converted
-        });
+        let relative = reuse.section(index, || convert_maze(view, index));
         if relative.is_empty() {
             continue;
         }
         let header_line = view.line(maze.extent.start);
         all.extend(relative.iter().map(|d| moved(d, header_line, true)));
     }
-    (all, fresh)
+    (all, reuse.made())
 }
 
 /// In place of every other diagnostic while the server's copy of the document is not
@@ -76,7 +54,7 @@ fn out_of_sync(problem: &str) -> lsp::Diagnostic {
 }
 
 /// Maze `index`'s diagnostics, lines counted from its header's line.
-fn convert_maze(view: &View, index: usize) -> Arc<[lsp::Diagnostic]> {
+fn convert_maze(view: &View, index: usize) -> MazeDiagnostics {
     let header_line = view
         .parsed
         .mazes

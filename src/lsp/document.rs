@@ -1,19 +1,16 @@
-//! The document store: `uri -> Document { version, rope, text, parsed mazes, what is
-//! known of each maze }` behind one `std::sync::Mutex` that is never held across an
-//! `.await`.
+//! One document's text as the server holds it: the rope, the text and its incremental
+//! parse following every change, and beside each maze its key, what is known of its
+//! solve and its kept sections. Plain data: `state.rs` holds one per open URI.
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use ropey::Rope;
-use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::TextDocumentContentChangeEvent;
 
-use super::diagnostics::{Converted, Fresh};
+use super::grid_key::GridKey;
 use super::position::{byte_range, Encoding};
-use super::semantic_tokens::{FreshTokens, SectionTokens};
-use super::solves::GridKey;
+use super::sections::{Kept, Made, Section};
 use crate::ide::{DeadSquares, MazeStatus};
 use crate::maze::{parse, Maze, ParsedFile, Splice};
 
@@ -38,18 +35,6 @@ pub struct Document {
     /// Why the server's copy no longer follows the client's (a change it could not
     /// apply), until the client sends the whole text again or re-opens the document.
     pub out_of_sync: Option<Arc<str>>,
-    /// How many times diagnostics were published for this document since it was
-    /// opened (`boxls/settled` reports it).
-    pub publications: u64,
-}
-
-/// What a maze's section of the document was last sent as: its diagnostics (see
-/// `diagnostics.rs`) and semantic tokens (see `semantic_tokens.rs`), each with lines
-/// counted from the maze's header line, so edits elsewhere leave them valid.
-#[derive(Debug, Clone, Default)]
-pub struct Kept {
-    pub diagnostics: Converted,
-    pub tokens: Option<SectionTokens>,
 }
 
 impl Document {
@@ -66,62 +51,41 @@ impl Document {
             statuses: Arc::new(statuses),
             kept: Arc::new(kept),
             out_of_sync: None,
-            publications: 0,
         }
     }
 
     /// The mazes whose solve is still to be looked up or waited for.
-    pub fn unsettled(&self) -> Vec<(usize, GridKey)> {
+    pub fn awaiting_solve(&self) -> Vec<(usize, GridKey)> {
         self.statuses
             .iter()
             .zip(self.keys.iter())
             .enumerate()
-            .filter(|(_, (status, _))| !status.is_settled())
+            .filter(|(_, (status, _))| !status.is_final())
             .filter_map(|(index, (_, key))| Some((index, key.clone()?)))
             .collect()
     }
 
     /// Records a solve's result for maze `index`, if that maze still has `key`.
-    pub fn settle(&mut self, index: usize, key: &GridKey, status: MazeStatus) {
+    pub fn record_solve(&mut self, index: usize, key: &GridKey, status: MazeStatus) {
         if self.keys.get(index).and_then(Option::as_ref) == Some(key) {
             Arc::make_mut(&mut self.statuses)[index] = status;
             Arc::make_mut(&mut self.kept)[index] = Kept::default();
         }
     }
 
-    /// Keeps conversions made for `version` from `statuses`.
-    pub fn keep_converted(&mut self, version: i32, statuses: &[MazeStatus], fresh: Fresh) {
-        self.keep(version, statuses, fresh, |kept, diagnostics| {
-            kept.diagnostics = Some(diagnostics)
-        });
-    }
-
-    /// Keeps mazes' tokens made for `version` from `statuses` (dead squares included).
-    pub fn keep_tokens(&mut self, version: i32, statuses: &[MazeStatus], fresh: FreshTokens) {
-        self.keep(version, statuses, fresh, |kept, tokens| {
-            kept.tokens = Some(tokens)
-        });
-    }
-
-    /// Stores what was made for `version` from `statuses`, for each maze whose status is
+    /// Keeps the sections made for `made.version`, each while its maze's status is
     /// still the one it was made from.
-    fn keep<T>(
-        &mut self,
-        version: i32,
-        statuses: &[MazeStatus],
-        fresh: Vec<(usize, T)>,
-        store: impl Fn(&mut Kept, T),
-    ) {
-        if version != self.version {
+    pub fn keep<T: Section>(&mut self, made: Made<T>) {
+        if made.version != self.version {
             return;
         }
         let kept = Arc::make_mut(&mut self.kept);
-        for (index, made) in fresh {
+        for (index, section) in made.sections {
             if let (Some(slot), true) = (
                 kept.get_mut(index),
-                self.statuses.get(index) == statuses.get(index),
+                self.statuses.get(index) == made.statuses.get(index),
             ) {
-                store(slot, made);
+                *T::slot(slot) = Some(section);
             }
         }
     }
@@ -135,7 +99,7 @@ impl Document {
     }
 
     /// Forgets every solve result (after the limits changed): all are looked up again.
-    pub fn unsettle(&mut self) {
+    pub fn forget_solves(&mut self) {
         let (_, statuses) = unsolved(&self.parsed.mazes);
         self.kept = Arc::new(vec![Kept::default(); statuses.len()]);
         self.statuses = Arc::new(statuses);
@@ -226,7 +190,7 @@ impl Document {
         }
     }
 
-    fn mark_out_of_sync(&mut self, version: i32, problem: Arc<str>) {
+    pub fn mark_out_of_sync(&mut self, version: i32, problem: Arc<str>) {
         self.version = version.max(self.version);
         self.out_of_sync = Some(problem);
     }
@@ -268,105 +232,4 @@ fn unsolved(mazes: &[Maze]) -> (Vec<Option<GridKey>>, Vec<MazeStatus>) {
             None => (None, MazeStatus::Invalid),
         })
         .unzip()
-}
-
-#[derive(Default)]
-pub struct Documents {
-    map: Mutex<HashMap<Uri, Document>>,
-    /// Test knob (`Options::panic_in_method`): every change panics once applied.
-    panic_in_change: bool,
-}
-
-impl Documents {
-    fn lock(&self) -> MutexGuard<'_, HashMap<Uri, Document>> {
-        // A panic elsewhere while holding the lock leaves consistent data (every update
-        // replaces whole values), so a poisoned lock is still usable.
-        self.map
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    pub fn new(panic_in_change: bool) -> Documents {
-        Documents {
-            map: Mutex::default(),
-            panic_in_change,
-        }
-    }
-
-    pub fn open(&self, uri: Uri, version: i32, text: &str) {
-        self.lock().insert(uri, Document::new(version, text));
-    }
-
-    /// Applies changes as one transaction: if applying them panics, the document is
-    /// left as it was (rebuilt from its rope, which is cheap to keep) and marked out of
-    /// sync — the client has applied the change, the server could not.
-    pub fn change(
-        &self,
-        uri: &Uri,
-        version: i32,
-        changes: &[TextDocumentContentChangeEvent],
-        encoding: Encoding,
-    ) -> Result<(), Unapplied> {
-        let mut documents = self.lock();
-        let Some(document) = documents.get_mut(uri) else {
-            return Err(Unapplied::NotOpen);
-        };
-        // Cloning a rope is O(1) (shared nodes); the text and parse are not kept, so
-        // the edit below still changes them in place.
-        let (old_rope, old_version) = (document.rope.clone(), document.version);
-        let applied = catch_unwind(AssertUnwindSafe(|| {
-            let applied = document.apply(version, changes, encoding);
-            if self.panic_in_change {
-                panic!("injected panic while applying an edit");
-            }
-            applied
-        }));
-        match applied {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(_)) => Err(Unapplied::StillOutOfSync),
-            Err(_) => {
-                *document = Document::new(old_version, &old_rope.to_string());
-                let problem: Arc<str> = Arc::from("a change could not be applied (internal error)");
-                document.mark_out_of_sync(version, problem.clone());
-                Err(Unapplied::OutOfSync(problem))
-            }
-        }
-    }
-
-    /// Marks a document out of sync after a change that could not even be read.
-    pub fn mark_out_of_sync(&self, uri: &Uri, version: Option<i32>, problem: Arc<str>) -> bool {
-        self.update(uri, |document| {
-            let version = version.unwrap_or(document.version);
-            document.mark_out_of_sync(version, problem)
-        })
-        .is_some()
-    }
-
-    pub fn close(&self, uri: &Uri) -> bool {
-        self.lock().remove(uri).is_some()
-    }
-
-    pub fn get(&self, uri: &Uri) -> Option<Document> {
-        self.lock().get(uri).cloned()
-    }
-
-    /// Runs `change` on an open document, under the lock (so without `.await`).
-    pub fn update<T>(&self, uri: &Uri, change: impl FnOnce(&mut Document) -> T) -> Option<T> {
-        self.lock().get_mut(uri).map(change)
-    }
-
-    /// Runs `change` on every open document.
-    pub fn update_all(&self, mut change: impl FnMut(&mut Document)) {
-        for document in self.lock().values_mut() {
-            change(document);
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.lock().is_empty()
-    }
-
-    pub fn uris(&self) -> Vec<Uri> {
-        self.lock().keys().cloned().collect()
-    }
 }

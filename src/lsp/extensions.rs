@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{MessageType, Position, Range, TextDocumentIdentifier, Uri};
 
-use super::view::View;
+use super::view::{Dead, View};
 use super::Backend;
 use crate::ide::{self, MazeState, StateKind};
 
@@ -254,7 +254,7 @@ const SETTLED_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 impl Backend {
     pub(super) async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
-        self.text(&params.text_document.uri, params.check)
+        self.state().text(&params.text_document.uri, params.check)
     }
 
     pub(super) async fn settled(&self, params: SettledParams) -> Result<SettledResult> {
@@ -270,26 +270,26 @@ impl Backend {
 
     pub(super) async fn replay(&self, params: ReplayParams) -> Result<Option<ReplayResult>> {
         let uri = &params.text_document.uri;
-        let at = Range::new(params.position, params.position);
-        self.state().ensure_dead(uri, Some(at)).await;
-        let Some(view) = self.view(uri)? else {
-            return Ok(None);
-        };
-        self.guarded(REPLAY, || replay(&view, params.position, params.frames))
+        let answer = self
+            .with_view(REPLAY, uri, Dead::At(params.position), |view| {
+                replay(view, params.position, params.frames)
+            })
+            .await?;
+        Ok(answer.flatten())
     }
 
     pub(super) async fn maze(&self, params: MazeParams) -> Result<Option<MazeInfo>> {
-        let Some(view) = self.view(&params.text_document.uri)? else {
-            return Err(Error::invalid_params("document is not open"));
-        };
-        self.guarded(MAZE, || maze(&view, params.position))
+        let uri = &params.text_document.uri;
+        self.with_view(MAZE, uri, Dead::Skip, |view| maze(view, params.position))
+            .await?
+            .ok_or_else(|| Error::invalid_params("document is not open"))
     }
 
     pub(super) async fn mazes(&self, params: MazesParams) -> Result<MazesResult> {
-        let Some(view) = self.view(&params.text_document.uri)? else {
-            return Err(Error::invalid_params("document is not open"));
-        };
-        self.guarded(MAZES, || mazes(&view))
+        let uri = &params.text_document.uri;
+        self.with_view(MAZES, uri, Dead::Skip, mazes)
+            .await?
+            .ok_or_else(|| Error::invalid_params("document is not open"))
     }
 }
 
@@ -311,13 +311,11 @@ impl Backend {
         let problem: std::sync::Arc<str> = params.problem.into();
         match uri {
             Some(uri)
-                if self.state().documents.mark_out_of_sync(
-                    &uri,
-                    params.version,
-                    problem.clone(),
-                ) =>
+                if self
+                    .state()
+                    .mark_out_of_sync(&uri, params.version, problem.clone()) =>
             {
-                self.lost_sync(&uri, &problem).await;
+                self.state().lost_sync(&uri, &problem).await;
             }
             _ => {
                 let message = format!("{problem}; it names no open document and was dropped");

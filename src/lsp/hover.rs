@@ -5,7 +5,8 @@ use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind
 use super::view::View;
 use crate::ide::{self, HoverFormat};
 
-pub fn hover(view: &View, offset: usize, format: HoverFormat) -> Option<Hover> {
+pub fn hover(view: &View, offset: usize) -> Option<Hover> {
+    let format = view.support.hover_format;
     let (text, range) = ide::hover(&view.file(), offset, format)?;
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {

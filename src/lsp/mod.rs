@@ -1,11 +1,13 @@
 //! The language server: a thin LSP client of the core, on `tower-lsp-server` + `tokio`.
 //!
 //! One file per feature (`diagnostics`, `inlay_hints`, `code_actions`, `hover`,
-//! `symbols`, `semantic_tokens`, `code_lens`), each an adapter: convert positions with
-//! `position`, call the IDE layer (`crate::ide`), convert back. `state` holds the
-//! document store and the change → solve → publish pipeline; `solves` runs solves off
-//! the request loop.
+//! `symbols`, `semantic_tokens`, `code_lens`, `formatting`), each an adapter: take a
+//! `view`, call the IDE layer (`crate::ide`), convert back. `server` dispatches each
+//! LSP method to its feature, `extensions` the `boxls/*` requests; `state` holds one
+//! record per open document and the change → solve → publish pipeline; `solves` runs
+//! solves off the request loop. The README's Architecture section has the map.
 
+mod capabilities;
 mod code_actions;
 mod code_lens;
 mod commands;
@@ -14,12 +16,15 @@ mod diagnostics;
 mod document;
 mod extensions;
 mod formatting;
+mod grid_key;
 mod hover;
 mod inlay_hints;
 mod lru;
 mod memory;
+mod panics;
 pub mod position;
 mod progress;
+mod sections;
 mod semantic_tokens;
 mod server;
 mod solves;
@@ -44,6 +49,8 @@ pub struct Options {
     /// Makes the handler of this method panic (`textDocument/didChange`: halfway
     /// through applying the edit).
     pub panic_in_method: Option<&'static str>,
+    /// Makes the dead-square computation panic on mazes of exactly this many cells.
+    pub dead_squares_panic_on_cells: Option<usize>,
 }
 
 pub use config::schema;

@@ -1,22 +1,24 @@
 //! Semantic tokens, `full`, `range` and `full/delta`: the IDE layer's tokens,
 //! delta-encoded with positions walked forward through the text. Each document's last
-//! full answer is kept (by result id) so the next can be sent as a delta.
+//! full answer ([`LastAnswer`]) is kept with it (`state.rs`) so the next can be sent as
+//! a delta.
 //!
 //! A whole-document answer is put together from sections: the lines before the first
 //! maze, then each maze's lines up to the next maze. A maze's section is encoded once
-//! and kept with the document (lines counted from its first line) until the maze, its
-//! status or its dead squares change; only the first token of each section needs its
-//! line delta redone. So `full/delta` after a keystroke encodes the maze it touched.
+//! and kept with the document (`sections.rs`; lines counted from its first line) until
+//! the maze, its status or its dead squares change; only the first token of each
+//! section needs its line delta redone. So `full/delta` after a keystroke encodes the
+//! maze it touched.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{
     SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensDelta,
-    SemanticTokensEdit, SemanticTokensFullDeltaResult, SemanticTokensLegend, Uri,
+    SemanticTokensEdit, SemanticTokensFullDeltaResult, SemanticTokensLegend,
 };
 
 use super::position::Walker;
+use super::sections::{Made, Reuse, SectionTokens};
 use super::view::View;
 use crate::ide::{self, Token, TOKEN_KINDS, TOKEN_MODIFIERS};
 
@@ -65,18 +67,6 @@ fn encode(view: &View, from: usize, tokens: &[Token]) -> Vec<SemanticToken> {
     data
 }
 
-/// One maze section's tokens, encoded as if the token before were at the start of
-/// the section's first line; `last_line` is the line of its last token, counted the
-/// same way.
-#[derive(Debug, Clone)]
-pub struct SectionTokens {
-    data: Arc<[SemanticToken]>,
-    last_line: u32,
-}
-
-/// Sections encoded now that the document may keep, by maze index.
-pub type FreshTokens = Vec<(usize, SectionTokens)>;
-
 /// A whole-document answer in pieces: the preamble's tokens, then each maze
 /// section's (shared with the document), each with its first token re-based on the
 /// piece before. Answers kept as pieces compare section by section, so a delta costs
@@ -110,8 +100,8 @@ pub fn flatten(pieces: &[Piece]) -> Vec<SemanticToken> {
 }
 
 /// Every token of the document, in pieces, from kept sections where they are valid;
-/// and the sections encoded now (of settled mazes: worth keeping).
-pub fn document_tokens(view: &View) -> (Vec<Piece>, FreshTokens) {
+/// and the sections encoded now that are worth keeping.
+pub fn document_tokens(view: &View) -> (Vec<Piece>, Made<SectionTokens>) {
     let mazes = &view.parsed.mazes;
     let section_start = |index: usize| ide::line_start(&view.text, mazes[index].extent.start);
     let preamble_end = if mazes.is_empty() {
@@ -124,43 +114,36 @@ pub fn document_tokens(view: &View) -> (Vec<Piece>, FreshTokens) {
     if preamble_end > 0 || mazes.is_empty() {
         let preamble = encode_section(view, 0..preamble_end);
         last_line = preamble.last_line;
-        pieces.extend(preamble.piece(0, 0));
+        pieces.extend(piece(&preamble, 0, 0));
     }
-    let mut fresh = Vec::new();
+    let mut reuse = Reuse::new(view.version, &view.statuses, &view.kept);
     for index in 0..mazes.len() {
         let start = section_start(index);
-        let kept = view.kept.get(index).and_then(|kept| kept.tokens.clone());
-        let section = kept.unwrap_or_else(|| {
+        let section = reuse.section(index, || {
             let end = if index + 1 < mazes.len() {
                 section_start(index + 1)
             } else {
                 view.text.len()
             };
-            let section = encode_section(view, start..end);
-            if view.statuses.get(index).is_some_and(|s| s.is_settled()) {
-                fresh.push((index, section.clone()));
-            }
-            section
+            encode_section(view, start..end)
         });
         let first_line = view.line(start);
-        if let Some(piece) = section.piece(first_line, last_line) {
+        if let Some(piece) = piece(&section, first_line, last_line) {
             pieces.push(piece);
             last_line = first_line + section.last_line;
         }
     }
-    (pieces, fresh)
+    (pieces, reuse.made())
 }
 
-impl SectionTokens {
-    /// This section placed at `first_line`, after a token on `last_line`.
-    fn piece(&self, first_line: u32, last_line: u32) -> Option<Piece> {
-        let mut first = *self.data.first()?;
-        first.delta_line = (first_line + first.delta_line).saturating_sub(last_line);
-        Some(Piece {
-            first,
-            data: self.data.clone(),
-        })
-    }
+/// `section` placed at `first_line`, after a token on `last_line`.
+fn piece(section: &SectionTokens, first_line: u32, last_line: u32) -> Option<Piece> {
+    let mut first = *section.data.first()?;
+    first.delta_line = (first_line + first.delta_line).saturating_sub(last_line);
+    Some(Piece {
+        first,
+        data: section.data.clone(),
+    })
 }
 
 /// The tokens of one section, its lines counted from its first line.
@@ -177,71 +160,43 @@ fn encode_section(view: &View, bytes: std::ops::Range<usize>) -> SectionTokens {
     }
 }
 
-/// Each document's last full answer, for deltas.
-#[derive(Default)]
-pub struct Previous {
-    map: Mutex<HashMap<Uri, (String, Vec<Piece>)>>,
-    next_id: Mutex<u64>,
+/// A document's last whole-document answer, by result id, for the next delta.
+#[derive(Debug, Clone)]
+pub struct LastAnswer {
+    id: String,
+    pieces: Vec<Piece>,
 }
 
-impl Previous {
-    fn lock(&self) -> MutexGuard<'_, HashMap<Uri, (String, Vec<Piece>)>> {
-        self.map
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
+/// `full`: every token; `id` names this answer, kept as the next delta's base.
+pub fn full(pieces: Vec<Piece>, id: String) -> (SemanticTokens, LastAnswer) {
+    let data = flatten(&pieces);
+    let tokens = SemanticTokens {
+        result_id: Some(id.clone()),
+        data,
+    };
+    (tokens, LastAnswer { id, pieces })
+}
 
-    fn remember(&self, uri: &Uri, pieces: Vec<Piece>) -> String {
-        let id = {
-            let mut next = self.next_id.lock().unwrap_or_else(|p| p.into_inner());
-            *next += 1;
-            next.to_string()
-        };
-        self.lock().insert(uri.clone(), (id.clone(), pieces));
-        id
-    }
-
-    pub fn forget(&self, uri: &Uri) {
-        self.lock().remove(uri);
-    }
-
-    /// `full`: every token, remembered (as pieces) for the next delta.
-    pub fn full(&self, uri: &Uri, pieces: Vec<Piece>) -> SemanticTokens {
-        let data = flatten(&pieces);
-        let result_id = self.remember(uri, pieces);
-        SemanticTokens {
-            result_id: Some(result_id),
-            data,
-        }
-    }
-
-    /// `full/delta`: the edit from the answer `previous` to now, or everything when
-    /// that answer is not the one remembered.
-    pub fn delta(
-        &self,
-        uri: &Uri,
-        previous: &str,
-        pieces: Vec<Piece>,
-    ) -> SemanticTokensFullDeltaResult {
-        let old = self
-            .lock()
-            .get(uri)
-            .filter(|(id, _)| id == previous)
-            .map(|(_, old)| old.clone());
-        let edit = old.map(|old| diff_pieces(&old, &pieces));
-        let data = edit.is_none().then(|| flatten(&pieces));
-        let result_id = Some(self.remember(uri, pieces));
-        match (edit, data) {
-            (Some(edit), _) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
-                result_id,
-                edits: edit.into_iter().collect(),
-            }),
-            (None, data) => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
-                result_id,
-                data: data.unwrap_or_default(),
-            }),
-        }
-    }
+/// `full/delta`: the edit from the answer `previous` to now when that is the `last`
+/// one kept, else everything; `id` names this answer.
+pub fn delta(
+    last: Option<&LastAnswer>,
+    previous: &str,
+    pieces: Vec<Piece>,
+    id: String,
+) -> (SemanticTokensFullDeltaResult, LastAnswer) {
+    let base = last.filter(|last| last.id == previous);
+    let result = match base {
+        Some(base) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+            result_id: Some(id.clone()),
+            edits: diff_pieces(&base.pieces, &pieces).into_iter().collect(),
+        }),
+        None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+            result_id: Some(id.clone()),
+            data: flatten(&pieces),
+        }),
+    };
+    (result, LastAnswer { id, pieces })
 }
 
 /// The edit from `old` to `new`: pieces the same at both ends are skipped by

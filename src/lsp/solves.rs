@@ -11,12 +11,12 @@
 //! same maze in two documents, re-opening), every operation O(1).
 //!
 //! Dead squares are not part of a solve: they are computed when something draws them
-//! ([`Solves::dead_squares`]).
+//! ([`Solves::dead_squares`]), once per maze however many requests want them at the
+//! same time; a computation that fails is remembered (and logged once), not retried.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -24,7 +24,9 @@ use tokio::sync::{watch, Semaphore};
 use tower_lsp_server::ls_types::MessageType;
 use tower_lsp_server::Client;
 
+pub use super::grid_key::GridKey;
 use super::lru::Lru;
+use super::panics::panic_message;
 use super::progress::Progress;
 use crate::ide::{DeadSquares, MazeStatus};
 use crate::maze::Grid;
@@ -39,43 +41,6 @@ pub struct Limits {
     pub timeout: Duration,
 }
 
-/// A maze's content with its hash computed once: every lookup after that hashes one
-/// word, and equal keys of the same parse compare by pointer.
-#[derive(Debug, Clone)]
-pub struct GridKey {
-    hash: u64,
-    grid: Arc<Grid>,
-}
-
-impl GridKey {
-    pub fn new(grid: &Grid) -> GridKey {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        grid.hash(&mut hasher);
-        GridKey {
-            hash: hasher.finish(),
-            grid: Arc::new(grid.clone()),
-        }
-    }
-
-    pub fn grid(&self) -> &Grid {
-        &self.grid
-    }
-}
-
-impl Hash for GridKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-impl PartialEq for GridKey {
-    fn eq(&self, other: &GridKey) -> bool {
-        self.hash == other.hash && (Arc::ptr_eq(&self.grid, &other.grid) || self.grid == other.grid)
-    }
-}
-
-impl Eq for GridKey {}
-
 /// Shown as progress once a solve has run this long.
 const PROGRESS_AFTER: Duration = Duration::from_millis(200);
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
@@ -85,6 +50,8 @@ const PROGRESS_CREATE_WAIT: Duration = Duration::from_secs(5);
 const CACHE_BYTES: usize = 128 << 20;
 /// ... in at most this many entries.
 const CACHE_ENTRIES: usize = 20_000;
+/// At most this many mazes whose dead-square computation failed are remembered.
+const FAILED_DEAD_ENTRIES: usize = 1_000;
 /// What an entry costs besides its grid and result: map slot, `Arc`s, headers.
 const ENTRY_OVERHEAD: usize = 256;
 /// Mazes of at most this many cells are solved in batches: each takes well under a
@@ -101,6 +68,10 @@ pub struct Solves {
     log: Option<Client>,
     /// A test hook: mazes of exactly this many cells panic inside the solve.
     panic_on_cells: Option<usize>,
+    /// A test hook: mazes of exactly this many cells panic computing dead squares.
+    dead_panic_on_cells: Option<usize>,
+    /// How many dead-square computations ran (each maze's once, however many asked).
+    dead_computed: AtomicUsize,
 }
 
 #[derive(Default)]
@@ -110,6 +81,10 @@ struct Inner {
     cached_bytes: usize,
     running: HashMap<GridKey, Running>,
     next_id: u64,
+    /// Dead-square computations under way: each wanter waits on its channel.
+    dead_running: HashMap<GridKey, watch::Receiver<Option<Option<DeadSquares>>>>,
+    /// Mazes whose dead-square computation failed: not tried again.
+    dead_failed: Lru<GridKey, ()>,
 }
 
 struct Cached {
@@ -124,9 +99,10 @@ struct Running {
     done: watch::Receiver<Option<Shared>>,
 }
 
-/// What [`Solves::lookup`] found for each maze asked about, by the caller's index.
+/// What [`Solves::find_or_start`] found for each maze asked about, by the caller's
+/// index.
 #[derive(Default)]
-pub struct Lookups {
+pub struct Found {
     pub ready: Vec<(usize, Shared)>,
     pub pending: Vec<(usize, Ticket)>,
 }
@@ -174,13 +150,15 @@ struct Item {
 }
 
 impl Solves {
-    pub fn new(log: Option<Client>, panic_on_cells: Option<usize>) -> Solves {
+    pub fn new(log: Option<Client>, options: super::Options) -> Solves {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
         Solves {
             inner: Mutex::default(),
             permits: Semaphore::new(workers),
             log,
-            panic_on_cells,
+            panic_on_cells: options.panic_on_cells,
+            dead_panic_on_cells: options.dead_squares_panic_on_cells,
+            dead_computed: AtomicUsize::new(0),
         }
     }
 
@@ -202,13 +180,13 @@ impl Solves {
 
     /// For each `(index, key)`: the result if it is known, else a ticket for a solve
     /// started (or joined) now. New small mazes are solved in batches, in order.
-    pub fn lookup(
+    pub fn find_or_start(
         self: &Arc<Self>,
         wanted: Vec<(usize, GridKey)>,
         limits: Limits,
         progress: impl Fn() -> Option<Progress>,
-    ) -> Lookups {
-        let mut found = Lookups::default();
+    ) -> Found {
+        let mut found = Found::default();
         let mut batch = Vec::new();
         let mut batch_cells = 0;
         let mut inner = self.lock();
@@ -300,39 +278,117 @@ impl Solves {
     }
 
     /// The dead squares of finished solves, computed on the blocking pool (and kept
-    /// with the cached results); `None` where that failed.
-    pub async fn dead_squares(&self, keys: Vec<GridKey>) -> Vec<Option<DeadSquares>> {
-        let count = keys.len();
-        let Ok(_permit) = self.permits.acquire().await else {
-            return vec![None; count];
-        };
-        let computed = tokio::task::spawn_blocking(move || {
-            let never = AtomicBool::new(false);
-            keys.into_iter()
-                .map(|key| {
-                    let dead = catch_unwind(AssertUnwindSafe(|| {
-                        solver::dead_squares(key.grid(), &never)
-                    }));
-                    let dead = dead.ok().and_then(Result::ok).map(DeadSquares::from);
-                    (key, dead)
-                })
-                .collect::<Vec<_>>()
-        })
-        .await;
-        let Ok(computed) = computed else {
-            return vec![None; count];
-        };
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        computed
-            .into_iter()
-            .map(|(key, dead)| {
-                if let (Some(dead), Some(cached)) = (&dead, inner.cache.get(&key)) {
-                    cached.result.set_dead(dead.clone());
-                    cached.cost += dead.len();
-                    inner.cached_bytes += dead.len();
+    /// with the cached results); `None` where that failed. A maze already being
+    /// computed for another request is waited for, not computed again; one that
+    /// failed before is not tried again.
+    pub async fn dead_squares(self: &Arc<Self>, keys: Vec<GridKey>) -> Vec<Option<DeadSquares>> {
+        let mut waits = Vec::with_capacity(keys.len());
+        let mut computing = Vec::new();
+        {
+            let mut inner = self.lock();
+            for key in keys {
+                if inner.dead_failed.get(&key).is_some() {
+                    waits.push(None);
+                } else if let Some(running) = inner.dead_running.get(&key) {
+                    waits.push(Some(running.clone()));
+                } else {
+                    let (sender, receiver) = watch::channel(None);
+                    inner.dead_running.insert(key.clone(), receiver.clone());
+                    waits.push(Some(receiver));
+                    computing.push((key, sender));
                 }
-                dead
+            }
+        }
+        if !computing.is_empty() {
+            // A task of its own: a request cancelled meanwhile must not strand the
+            // others waiting on the same computation.
+            tokio::spawn(self.clone().compute_dead(computing));
+        }
+        let mut found = Vec::with_capacity(waits.len());
+        for wait in waits {
+            let dead = match wait {
+                None => None,
+                Some(mut receiver) => match receiver.wait_for(Option::is_some).await {
+                    Ok(dead) => dead.clone().flatten(),
+                    Err(_) => None,
+                },
+            };
+            found.push(dead);
+        }
+        found
+    }
+
+    /// Computes the dead squares of `computing`, sends each to its waiters, keeps them
+    /// with the cached result, and remembers (and logs, once) a failure.
+    async fn compute_dead(
+        self: Arc<Self>,
+        computing: Vec<(GridKey, watch::Sender<Option<Option<DeadSquares>>>)>,
+    ) {
+        let keys: Vec<GridKey> = computing.iter().map(|(key, _)| key.clone()).collect();
+        let computed = match self.permits.acquire().await {
+            Ok(_permit) => {
+                let solves = self.clone();
+                tokio::task::spawn_blocking(move || solves.dead_squares_of(keys))
+                    .await
+                    .ok()
+            }
+            Err(_) => None,
+        };
+        let computed = computed.unwrap_or_else(|| {
+            let failed = Err("the computation stopped".to_string());
+            vec![failed; computing.len()]
+        });
+        let mut failures = Vec::new();
+        {
+            let mut guard = self.lock();
+            let inner = &mut *guard;
+            for ((key, sender), dead) in computing.into_iter().zip(computed) {
+                inner.dead_running.remove(&key);
+                let dead = match dead {
+                    Ok(dead) => {
+                        if let Some(cached) = inner.cache.get(&key) {
+                            cached.result.set_dead(dead.clone());
+                            cached.cost += dead.len();
+                            inner.cached_bytes += dead.len();
+                        }
+                        Some(dead)
+                    }
+                    Err(message) => {
+                        inner.dead_failed.insert(key.clone(), ());
+                        while inner.dead_failed.len() > FAILED_DEAD_ENTRIES {
+                            inner.dead_failed.pop_oldest();
+                        }
+                        failures.push((key, message));
+                        None
+                    }
+                };
+                let _ = sender.send(Some(dead));
+            }
+        }
+        for (key, message) in failures {
+            self.log_failure("the dead-square analysis", key.grid(), &message)
+                .await;
+        }
+    }
+
+    /// The blocking part: each maze's dead squares, or the panic's message.
+    fn dead_squares_of(&self, keys: Vec<GridKey>) -> Vec<Result<DeadSquares, String>> {
+        let never = AtomicBool::new(false);
+        keys.into_iter()
+            .map(|key| {
+                self.dead_computed.fetch_add(1, Ordering::Relaxed);
+                let grid = key.grid();
+                let dead = catch_unwind(AssertUnwindSafe(|| {
+                    if self.dead_panic_on_cells == Some(grid.cell_count()) {
+                        panic!("injected dead-square panic");
+                    }
+                    solver::dead_squares(grid, &never)
+                }));
+                match dead {
+                    Ok(Ok(dead)) => Ok(DeadSquares::from(dead)),
+                    Ok(Err(solver::Cancelled)) => Err("cancelled".to_string()),
+                    Err(panic) => Err(panic_message(&panic)),
+                }
             })
             .collect()
     }
@@ -367,11 +423,11 @@ impl Solves {
         }
     }
 
-    /// Logs a failed solve once, where it happened.
-    async fn log_failure(&self, grid: &Grid, message: &str) {
+    /// Logs a failure once, where it happened: `what` failed on `grid`.
+    async fn log_failure(&self, what: &str, grid: &Grid, message: &str) {
         if let Some(client) = &self.log {
             let text = format!(
-                "the solver failed on a {}×{} maze: {message}; please report this maze",
+                "{what} failed on a {}×{} maze: {message}; please report this maze",
                 grid.rows, grid.cols
             );
             client.log_message(MessageType::ERROR, text).await;
@@ -479,7 +535,7 @@ impl Job {
         // result can also see the log.
         for failure in failures {
             solves
-                .log_failure(failure.item.key.grid(), &failure.message)
+                .log_failure("the solver", failure.item.key.grid(), &failure.message)
                 .await;
             let _ = failure.item.sender.send(Some(failure.status));
         }
@@ -586,18 +642,10 @@ async fn report_progress(progress: Progress, title: String, mut finished: watch:
     active.end("done").await;
 }
 
-/// The message a panic carried.
-pub(super) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsp::Options;
 
     fn limits() -> Limits {
         Limits {
@@ -607,7 +655,7 @@ mod tests {
     }
 
     fn key(rows: &[&str]) -> GridKey {
-        GridKey::new(&Grid::from_rows(rows).expect("valid grid"))
+        GridKey::new(&Arc::new(Grid::from_rows(rows).expect("valid grid")))
     }
 
     fn none() -> Option<Progress> {
@@ -616,16 +664,16 @@ mod tests {
 
     #[tokio::test]
     async fn solves_once_and_caches_by_content() {
-        let solves = Arc::new(Solves::new(None, None));
+        let solves = Arc::new(Solves::new(None, Options::default()));
         let maze = key(&["SB....T"]);
-        let mut found = solves.lookup(vec![(7, maze.clone())], limits(), none);
+        let mut found = solves.find_or_start(vec![(7, maze.clone())], limits(), none);
         let Some((7, mut ticket)) = found.pending.pop() else {
             panic!("the first lookup starts a solve");
         };
         let result = ticket.wait().await.expect("solved");
         assert!(matches!(result, MazeStatus::Solved { dead: None, .. }));
         drop(ticket);
-        let again = solves.lookup(vec![(3, key(&["SB....T"]))], limits(), none);
+        let again = solves.find_or_start(vec![(3, key(&["SB....T"]))], limits(), none);
         assert!(again.pending.is_empty());
         assert_eq!(again.ready, vec![(3, result)]);
         assert_eq!(solves.running(), 0);
@@ -635,14 +683,14 @@ mod tests {
 
     #[tokio::test]
     async fn many_small_mazes_are_solved_in_batches_each_result_its_own() {
-        let solves = Arc::new(Solves::new(None, None));
+        let solves = Arc::new(Solves::new(None, Options::default()));
         let wanted: Vec<(usize, GridKey)> = (1..=300)
             .map(|gap| {
                 let row = format!("SB{}T", ".".repeat(gap));
                 (gap, key(&[row.as_str()]))
             })
             .collect();
-        let found = solves.lookup(wanted, limits(), none);
+        let found = solves.find_or_start(wanted, limits(), none);
         assert_eq!(found.pending.len(), 300);
         for (gap, mut ticket) in found.pending {
             let result = ticket.wait().await.expect("solved");
@@ -654,8 +702,8 @@ mod tests {
 
     #[tokio::test]
     async fn dropping_every_ticket_cancels_the_solve() {
-        let solves = Arc::new(Solves::new(None, None));
-        let found = solves.lookup(vec![(0, key(&["SB.T"]))], limits(), none);
+        let solves = Arc::new(Solves::new(None, Options::default()));
+        let found = solves.find_or_start(vec![(0, key(&["SB.T"]))], limits(), none);
         drop(found);
         // The job may have finished first; either way nothing stays running.
         for _ in 0..100 {
@@ -670,9 +718,9 @@ mod tests {
 
     #[tokio::test]
     async fn dead_squares_are_computed_on_demand_and_cached() {
-        let solves = Arc::new(Solves::new(None, None));
+        let solves = Arc::new(Solves::new(None, Options::default()));
         let maze = key(&["#####", "#S..#", "#.B.#", "#..T#", "#####"]);
-        let mut found = solves.lookup(vec![(0, maze.clone())], limits(), none);
+        let mut found = solves.find_or_start(vec![(0, maze.clone())], limits(), none);
         let (_, mut ticket) = found.pending.pop().expect("started");
         ticket.wait().await.expect("solved");
         let dead = solves.dead_squares(vec![maze.clone()]).await;
@@ -683,14 +731,61 @@ mod tests {
         assert_eq!(cached.dead(), Some(&dead[..]));
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_dead_square_requests_share_one_computation() {
+        let solves = Arc::new(Solves::new(None, Options::default()));
+        let rooms: Vec<GridKey> = (5..15)
+            .map(|side| {
+                let mut rows = vec!["#".repeat(side)];
+                rows.push(format!("#S{}#", ".".repeat(side - 3)));
+                rows.push(format!("#.B{}#", ".".repeat(side - 4)));
+                for _ in 3..side - 2 {
+                    rows.push(format!("#{}#", ".".repeat(side - 2)));
+                }
+                rows.push(format!("#{}T#", ".".repeat(side - 3)));
+                rows.push("#".repeat(side));
+                let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+                key(&rows)
+            })
+            .collect();
+        let askers: Vec<_> = (0..8)
+            .map(|_| {
+                let (solves, rooms) = (solves.clone(), rooms.clone());
+                tokio::spawn(async move { solves.dead_squares(rooms).await })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for asker in askers {
+            answers.push(asker.await.expect("no panic"));
+        }
+        assert!(answers.iter().all(|answer| answer == &answers[0]));
+        assert!(answers[0].iter().all(Option::is_some));
+        assert_eq!(solves.dead_computed.load(Ordering::Relaxed), rooms.len());
+        assert!(solves.lock().dead_running.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_failed_dead_square_computation_is_remembered() {
+        let options = Options {
+            dead_squares_panic_on_cells: Some(7),
+            ..Options::default()
+        };
+        let solves = Arc::new(Solves::new(None, options));
+        let maze = key(&["SB....T"]);
+        for _ in 0..3 {
+            assert_eq!(solves.dead_squares(vec![maze.clone()]).await, vec![None]);
+        }
+        assert_eq!(solves.dead_computed.load(Ordering::Relaxed), 1);
+    }
+
     #[tokio::test]
     async fn too_large_is_answered_without_solving() {
-        let solves = Arc::new(Solves::new(None, None));
+        let solves = Arc::new(Solves::new(None, Options::default()));
         let small = Limits {
             max_cells: 3,
             ..limits()
         };
-        let found = solves.lookup(vec![(0, key(&["SB....T"]))], small, none);
+        let found = solves.find_or_start(vec![(0, key(&["SB....T"]))], small, none);
         assert!(found.pending.is_empty());
         assert_eq!(
             found.ready,
@@ -700,8 +795,14 @@ mod tests {
 
     #[tokio::test]
     async fn an_injected_panic_becomes_a_failure() {
-        let solves = Arc::new(Solves::new(None, Some(7)));
-        let mut found = solves.lookup(vec![(0, key(&["SB....T"]))], limits(), none);
+        let solves = Arc::new(Solves::new(
+            None,
+            Options {
+                panic_on_cells: Some(7),
+                ..Options::default()
+            },
+        ));
+        let mut found = solves.find_or_start(vec![(0, key(&["SB....T"]))], limits(), none);
         let (_, mut ticket) = found.pending.pop().expect("started");
         let result = ticket.wait().await.expect("finished");
         assert_eq!(result, MazeStatus::Failed("injected solver panic".into()));
@@ -731,12 +832,12 @@ mod tests {
             reason: solver::Reason::TargetUnreachable,
             dead: Some(Arc::from(vec![false; cells])),
         };
-        (GridKey::new(&grid), status)
+        (GridKey::new(&Arc::new(grid)), status)
     }
 
     #[test]
     fn the_cache_is_bounded_in_entries_and_bytes() {
-        let solves = Solves::new(None, None);
+        let solves = Solves::new(None, Options::default());
         for seed in 0..CACHE_ENTRIES + 500 {
             let (grid, result) = fake(64 + seed / 64, seed);
             solves.finish(&grid, 0, Some(result));

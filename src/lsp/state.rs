@@ -1,63 +1,43 @@
-//! Server state shared by all handlers (documents, solves, settings, what the client
-//! supports) and the change → solve → publish pipeline.
+//! Everything the server holds, and the pipeline that keeps it current.
+//!
+//! One record per open URI ([`OpenDocument`]: the document, how many publications it
+//! has had, the task waiting for its solves, its `boxls/settled` channel, its last
+//! semantic-tokens answer) in one map behind one `std::sync::Mutex`, never held across
+//! an `.await`, and removed whole on close. Beside it: the solves, the settings, what
+//! the client supports.
+//!
+//! The pipeline: a change is applied synchronously (before the handler's first
+//! `.await`), then [`State::changed`] looks up or starts the solves its re-read mazes
+//! need and publishes — at once when nothing is pending, else from the task that
+//! waits for them ([`State::await_solves`]), which records each result in the document
+//! if the maze is still the same, publishes with the document's version, marks the
+//! version settled and asks the client to refresh what depends on solves.
 
 use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use serde_json::Value;
 use tokio::sync::watch;
 use tokio::task::AbortHandle;
-use tower_lsp_server::ls_types::{Range as LspRange, Uri};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{
+    ConfigurationItem, MessageType, TextDocumentContentChangeEvent, Uri, WorkspaceEdit,
+};
 use tower_lsp_server::Client;
 
+use super::capabilities::ClientSupport;
 use super::config::Config;
 use super::diagnostics;
-use super::document::{Document, Documents};
+use super::document::{Document, Unapplied};
 use super::position::{self, Encoding};
 use super::progress::Progress;
+use super::sections::{Made, SectionTokens};
+use super::semantic_tokens::LastAnswer;
 use super::solves::{Limits, Solves, Ticket};
-use super::view::View;
-use crate::ide::HoverFormat;
-
-/// What the client said it can do, as far as the server cares.
-#[derive(Debug, Clone, Copy)]
-pub struct ClientSupport {
-    pub configuration: bool,
-    pub progress: bool,
-    pub inlay_hint_refresh: bool,
-    pub code_lens_refresh: bool,
-    pub semantic_tokens_refresh: bool,
-    pub diagnostic_refresh: bool,
-    /// `textDocument/diagnostic`: the client pulls, so nothing is pushed.
-    pub pull_diagnostics: bool,
-    pub hover_format: HoverFormat,
-    pub hierarchical_symbols: bool,
-    /// Code actions as `CodeAction` literals (else `Command`s).
-    pub code_action_literals: bool,
-    /// `codeAction/resolve` can fill in an action's edit.
-    pub code_action_resolve: bool,
-    pub apply_edit: bool,
-}
-
-impl Default for ClientSupport {
-    /// What a client that declares nothing gets.
-    fn default() -> ClientSupport {
-        ClientSupport {
-            configuration: false,
-            progress: false,
-            inlay_hint_refresh: false,
-            code_lens_refresh: false,
-            semantic_tokens_refresh: false,
-            diagnostic_refresh: false,
-            pull_diagnostics: false,
-            hover_format: HoverFormat::PlainText,
-            hierarchical_symbols: false,
-            code_action_literals: false,
-            code_action_resolve: false,
-            apply_edit: false,
-        }
-    }
-}
+use super::view::{Dead, View};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Settings {
@@ -68,41 +48,96 @@ pub struct Settings {
     pub support: ClientSupport,
 }
 
+/// Everything the server holds for one open URI.
+struct OpenDocument {
+    document: Document,
+    /// Diagnostics published since the document was opened (`boxls/settled` says).
+    publications: u64,
+    /// The task waiting for the current version's solves, if any are pending.
+    awaiting: Option<AbortHandle>,
+    /// The latest version whose solves are done and whose diagnostics are published
+    /// (`i32::MIN`: none since the last change).
+    settled: watch::Sender<i32>,
+    /// The last whole-document semantic-tokens answer, for deltas.
+    tokens: Option<LastAnswer>,
+}
+
+impl OpenDocument {
+    fn new(document: Document) -> OpenDocument {
+        OpenDocument {
+            document,
+            publications: 0,
+            awaiting: None,
+            settled: watch::channel(i32::MIN).0,
+            tokens: None,
+        }
+    }
+}
+
+impl Drop for OpenDocument {
+    /// Dropping the task's handle would leave it running: its tickets would keep
+    /// solves alive that nobody wants.
+    fn drop(&mut self) {
+        if let Some(task) = self.awaiting.take() {
+            task.abort();
+        }
+    }
+}
+
 pub struct State {
-    pub documents: Documents,
-    pub solves: Arc<Solves>,
+    client: Client,
+    open: Mutex<HashMap<Uri, OpenDocument>>,
+    solves: Arc<Solves>,
     settings: Mutex<Settings>,
-    /// The task waiting to publish solver results for each document's latest version.
-    waiters: Mutex<HashMap<Uri, AbortHandle>>,
-    /// The latest version of each document whose solves are done and published.
-    settled: Mutex<HashMap<Uri, watch::Sender<i32>>>,
     /// Whether the configuration pulled after `initialized` has been applied.
     configured: watch::Sender<bool>,
     /// Serialises publishing so that an older version can never overtake a newer one.
     publishing: tokio::sync::Mutex<()>,
+    /// Names semantic-tokens answers.
+    next_tokens_id: AtomicU64,
+    /// Test knob (`Options::panic_in_method`): every change panics once applied.
+    panic_in_change: bool,
 }
 
 impl State {
     pub fn new(client: Client, options: super::Options) -> State {
         State {
-            documents: Documents::new(options.panic_in_method == Some("textDocument/didChange")),
-            solves: Arc::new(Solves::new(Some(client), options.panic_on_cells)),
+            solves: Arc::new(Solves::new(Some(client.clone()), options)),
+            client,
+            open: Mutex::default(),
             settings: Mutex::default(),
-            waiters: Mutex::default(),
-            settled: Mutex::default(),
             configured: watch::channel(false).0,
             publishing: tokio::sync::Mutex::new(()),
+            next_tokens_id: AtomicU64::new(1),
+            panic_in_change: options.panic_in_method == Some("textDocument/didChange"),
         }
     }
 
-    fn lock_settings(&self) -> MutexGuard<'_, Settings> {
-        self.settings
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    // ---- The store ----
+
+    fn lock_open(&self) -> MutexGuard<'_, HashMap<Uri, OpenDocument>> {
+        // A panic elsewhere while holding the lock leaves consistent data (every update
+        // replaces whole values), so a poisoned lock is still usable.
+        self.open
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn lock_waiters(&self) -> MutexGuard<'_, HashMap<Uri, AbortHandle>> {
-        self.waiters
+    /// Runs `work` on an open document's record, under the lock (so without `.await`).
+    fn with_open<T>(&self, uri: &Uri, work: impl FnOnce(&mut OpenDocument) -> T) -> Option<T> {
+        self.lock_open().get_mut(uri).map(work)
+    }
+
+    fn document(&self, uri: &Uri) -> Option<Document> {
+        self.with_open(uri, |open| open.document.clone())
+    }
+
+    fn lock_settings(&self) -> MutexGuard<'_, Settings> {
+        self.settings
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -115,17 +150,108 @@ impl State {
         update(&mut self.lock_settings());
     }
 
-    fn limits(config: &Config) -> Limits {
-        Limits {
-            max_cells: config.max_cells,
-            timeout: Duration::from_millis(config.timeout_ms),
+    /// Whether `uri` is open (at `version`, when one is given).
+    pub fn is_open_at(&self, uri: &Uri, version: Option<i32>) -> bool {
+        self.with_open(uri, |open| {
+            version.is_none_or(|version| version == open.document.version)
+        })
+        .unwrap_or(false)
+    }
+
+    // ---- Document sync ----
+
+    /// `didOpen`: a new record (replacing one left by an earlier open), then solves.
+    pub async fn opened(self: &Arc<Self>, uri: Uri, version: i32, text: &str) {
+        let record = OpenDocument::new(Document::new(version, text));
+        self.lock_open().insert(uri.clone(), record);
+        self.changed(&uri).await;
+    }
+
+    /// `didChange`, applied as one transaction: if applying it panics, the document is
+    /// left as it was (rebuilt from its rope, which is cheap to keep) and marked out of
+    /// sync — the client has applied the change, the server could not.
+    pub fn change(
+        &self,
+        uri: &Uri,
+        version: i32,
+        changes: &[TextDocumentContentChangeEvent],
+    ) -> std::result::Result<(), Unapplied> {
+        let encoding = self.settings().encoding;
+        let mut open = self.lock_open();
+        let Some(document) = open.get_mut(uri).map(|open| &mut open.document) else {
+            return Err(Unapplied::NotOpen);
+        };
+        // Cloning a rope is O(1) (shared nodes); the text and parse are not kept, so
+        // the edit below still changes them in place.
+        let (old_rope, old_version) = (document.rope.clone(), document.version);
+        let applied = catch_unwind(AssertUnwindSafe(|| {
+            let applied = document.apply(version, changes, encoding);
+            if self.panic_in_change {
+                panic!("injected panic while applying an edit");
+            }
+            applied
+        }));
+        match applied {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(Unapplied::StillOutOfSync),
+            Err(_) => {
+                *document = Document::new(old_version, &old_rope.to_string());
+                let problem: Arc<str> = Arc::from("a change could not be applied (internal error)");
+                document.mark_out_of_sync(version, problem.clone());
+                Err(Unapplied::OutOfSync(problem))
+            }
         }
     }
 
-    /// A view of a document with whatever solve results are known now.
-    pub fn view(&self, uri: &Uri) -> Option<View> {
-        let document = self.documents.get(uri)?;
-        Some(self.view_of(document))
+    /// Marks a document out of sync after a change that could not even be read;
+    /// whether it is open.
+    pub fn mark_out_of_sync(&self, uri: &Uri, version: Option<i32>, problem: Arc<str>) -> bool {
+        self.with_open(uri, |open| {
+            let version = version.unwrap_or(open.document.version);
+            open.document.mark_out_of_sync(version, problem)
+        })
+        .is_some()
+    }
+
+    /// After a change the server could not apply: says so (an error in the log, and
+    /// one diagnostic in place of the document's), and from now on answers requests
+    /// for the document with an error, until the client sends its whole text again.
+    pub async fn lost_sync(self: &Arc<Self>, uri: &Uri, problem: &str) {
+        let message = format!(
+            "{} is out of sync: {problem}; requests for it fail until it is re-opened or its whole text is sent",
+            uri.as_str()
+        );
+        self.client.log_message(MessageType::ERROR, message).await;
+        self.changed(uri).await;
+    }
+
+    /// `didClose`: the record goes, whole; the client's diagnostics are cleared.
+    pub async fn closed(&self, uri: &Uri) {
+        let (record, now_empty) = {
+            let mut open = self.lock_open();
+            (open.remove(uri), open.is_empty())
+        };
+        drop(record);
+        self.publish_closed(uri).await;
+        if now_empty {
+            super::memory::release_free_memory();
+        }
+    }
+
+    // ---- Views ----
+
+    /// A view of an open document for a request, with the dead squares it draws
+    /// computed first; `Ok(None)` when it is not open, an error naming the problem when
+    /// the server's copy is out of sync.
+    pub async fn view(&self, uri: &Uri, dead: Dead) -> Result<Option<View>> {
+        self.compute_dead(uri, dead).await;
+        let Some(document) = self.document(uri) else {
+            return Ok(None);
+        };
+        if let Some(problem) = &document.out_of_sync {
+            return Err(out_of_sync(uri, problem));
+        }
+        Ok(Some(self.view_of(document)))
     }
 
     fn view_of(&self, document: Document) -> View {
@@ -140,6 +266,103 @@ impl State {
             out_of_sync: document.out_of_sync,
             encoding: settings.encoding,
             config: settings.config,
+            support: settings.support,
+        }
+    }
+
+    /// Computes the dead squares still unknown in the mazes `dead` names, when the
+    /// client shows them: they are worked out only where they are drawn or asked for.
+    async fn compute_dead(&self, uri: &Uri, dead: Dead) {
+        let settings = self.settings();
+        if !settings.config.dead_squares {
+            return;
+        }
+        let lacking = self.with_open(uri, |open| {
+            let document = &open.document;
+            let bytes = match dead {
+                Dead::Skip => return Vec::new(),
+                Dead::At(at) => {
+                    let offset = position::offset(&document.rope, at, settings.encoding);
+                    offset..offset
+                }
+                Dead::In(range) => position::byte_range(&document.rope, range, settings.encoding),
+                Dead::All => 0..document.text.len(),
+            };
+            document.lacking_dead(bytes)
+        });
+        let Some(lacking) = lacking.filter(|lacking| !lacking.is_empty()) else {
+            return;
+        };
+        let keys = lacking.iter().map(|(_, key)| key.clone()).collect();
+        let computed = self.solves.dead_squares(keys).await;
+        self.with_open(uri, |open| {
+            for ((index, key), dead) in lacking.iter().zip(computed) {
+                if let Some(dead) = dead {
+                    open.document.set_dead(*index, key, dead);
+                }
+            }
+        });
+    }
+
+    /// The server's copy of a document's text, once checked against its rope and a
+    /// full parse (an internal error says which of them went astray).
+    pub fn text(&self, uri: &Uri, check: bool) -> Result<String> {
+        let document = self
+            .document(uri)
+            .ok_or_else(|| Error::invalid_params("document is not open"))?;
+        if let Some(problem) = &document.out_of_sync {
+            return Err(out_of_sync(uri, problem));
+        }
+        let checked = if check { document.check() } else { Ok(()) };
+        checked.map_err(|problem| Error {
+            code: ErrorCode::InternalError,
+            message: problem.into(),
+            data: None,
+        })?;
+        Ok(document.text.to_string())
+    }
+
+    // ---- Semantic tokens kept ----
+
+    /// A name for a new semantic-tokens answer.
+    pub fn tokens_id(&self) -> String {
+        self.next_tokens_id
+            .fetch_add(1, Ordering::Relaxed)
+            .to_string()
+    }
+
+    pub fn last_tokens(&self, uri: &Uri) -> Option<LastAnswer> {
+        self.with_open(uri, |open| open.tokens.clone()).flatten()
+    }
+
+    /// After a whole-document tokens answer: keeps it for the next delta, and the
+    /// maze sections encoded for it.
+    pub fn tokens_sent(&self, uri: &Uri, answer: LastAnswer, made: Made<SectionTokens>) {
+        self.with_open(uri, |open| {
+            open.tokens = Some(answer);
+            open.document.keep(made);
+        });
+    }
+
+    // ---- Solves and publishing ----
+
+    fn limits(config: &Config) -> Limits {
+        Limits {
+            max_cells: config.max_cells,
+            timeout: Duration::from_millis(config.timeout_ms),
+        }
+    }
+
+    /// Re-solves and republishes after a change; the synchronous part runs before the
+    /// first `.await`.
+    pub async fn changed(self: &Arc<Self>, uri: &Uri) {
+        let Some((version, pending)) = self.start_solves(uri) else {
+            return;
+        };
+        // With solves pending, their task publishes (once they are in, or soon).
+        if !pending {
+            self.publish(uri, Some(version)).await;
+            self.mark_settled(uri, version);
         }
     }
 
@@ -147,40 +370,37 @@ impl State {
     /// mazes it re-read (and any still unsolved), starts the solves they need and the
     /// task that records and publishes their results. Returns the document's version
     /// and whether solves are pending; if none are, its diagnostics are complete now.
-    pub fn refresh(self: &Arc<Self>, client: &Client, uri: &Uri) -> Option<(i32, bool)> {
+    fn start_solves(self: &Arc<Self>, uri: &Uri) -> Option<(i32, bool)> {
         let settings = self.settings();
         let limits = Self::limits(&settings.config);
         let progress = || {
             settings
                 .support
                 .progress
-                .then(|| Progress::new(client.clone()))
+                .then(|| Progress::new(self.client.clone()))
         };
-        let (version, tickets) = self.documents.update(uri, |document| {
-            let found = self.solves.lookup(document.unsettled(), limits, progress);
-            for (index, status) in found.ready {
-                if let Some(key) = document.keys[index].clone() {
-                    document.settle(index, &key, status);
-                }
+        let mut open = self.lock_open();
+        let record = open.get_mut(uri)?;
+        let document = &mut record.document;
+        let found = self
+            .solves
+            .find_or_start(document.awaiting_solve(), limits, progress);
+        for (index, status) in found.ready {
+            if let Some(key) = document.keys[index].clone() {
+                document.record_solve(index, &key, status);
             }
-            (document.version, found.pending)
-        })?;
-        let pending = !tickets.is_empty();
-        if let Some(settled) = self.lock_settled().get(uri) {
-            settled.send_replace(i32::MIN);
         }
-        let waiter = pending.then(|| {
-            let (state, client, uri) = (self.clone(), client.clone(), uri.clone());
-            tokio::spawn(async move { state.settle(&client, &uri, version, tickets).await })
+        let version = document.version;
+        let pending = !found.pending.is_empty();
+        record.settled.send_replace(i32::MIN);
+        let task = pending.then(|| {
+            let (state, uri, tickets) = (self.clone(), uri.clone(), found.pending);
+            tokio::spawn(async move { state.await_solves(&uri, version, tickets).await })
                 .abort_handle()
         });
-        // Replacing the previous waiter drops its tickets, which cancels solves that
+        // Replacing the previous task drops its tickets, which cancels solves that
         // only the old version wanted.
-        let previous = match waiter {
-            Some(handle) => self.lock_waiters().insert(uri.clone(), handle),
-            None => self.lock_waiters().remove(uri),
-        };
-        if let Some(previous) = previous {
+        if let Some(previous) = std::mem::replace(&mut record.awaiting, task) {
             previous.abort();
         }
         Some((version, pending))
@@ -190,13 +410,7 @@ impl State {
     /// are in, or at [`FIRST_PUBLISH_WITHIN`] what is known by then (and again at
     /// the end), so that a quick re-solve publishes once and a slow one does not hold
     /// up the structural diagnostics.
-    async fn settle(
-        self: Arc<Self>,
-        client: &Client,
-        uri: &Uri,
-        version: i32,
-        tickets: Vec<(usize, Ticket)>,
-    ) {
+    async fn await_solves(self: Arc<Self>, uri: &Uri, version: i32, tickets: Vec<(usize, Ticket)>) {
         let first_publish = tokio::time::sleep(FIRST_PUBLISH_WITHIN);
         tokio::pin!(first_publish);
         let mut published = false;
@@ -206,65 +420,24 @@ impl State {
                     result = ticket.wait() => break result,
                     () = &mut first_publish, if !published => {
                         published = true;
-                        self.publish(client, uri, Some(version)).await;
+                        self.publish(uri, Some(version)).await;
                     }
                 }
             };
             if let Some(status) = result {
-                self.documents
-                    .update(uri, |document| document.settle(index, ticket.key(), status));
+                self.with_open(uri, |open| {
+                    open.document.record_solve(index, ticket.key(), status)
+                });
             }
         }
-        self.publish(client, uri, Some(version)).await;
+        self.publish(uri, Some(version)).await;
         self.mark_settled(uri, version);
-        self.refresh_client(client);
-    }
-
-    /// Computes the dead squares still unknown in the mazes whose lines overlap the
-    /// LSP `range` (all of them for `None`), when the client shows them: they are
-    /// worked out only where they are drawn or asked for.
-    pub async fn ensure_dead(&self, uri: &Uri, range: Option<LspRange>) {
-        let settings = self.settings();
-        if !settings.config.dead_squares {
-            return;
-        }
-        let lacking = self.documents.update(uri, |document| {
-            let bytes = match range {
-                Some(range) => position::byte_range(&document.rope, range, settings.encoding),
-                None => 0..document.text.len(),
-            };
-            document.lacking_dead(bytes)
-        });
-        let Some(lacking) = lacking.filter(|lacking| !lacking.is_empty()) else {
-            return;
-        };
-        let keys = lacking.iter().map(|(_, key)| key.clone()).collect();
-        let computed = self.solves.dead_squares(keys).await;
-        self.documents.update(uri, |document| {
-            for ((index, key), dead) in lacking.iter().zip(computed) {
-                if let Some(dead) = dead {
-                    document.set_dead(*index, key, dead);
-                }
-            }
-        });
-    }
-
-    fn lock_settled(&self) -> MutexGuard<'_, HashMap<Uri, watch::Sender<i32>>> {
-        self.settled
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.ask_client_to_refresh();
     }
 
     /// Records that `version`'s solves are done and its diagnostics published.
-    pub fn mark_settled(&self, uri: &Uri, version: i32) {
-        let mut settled = self.lock_settled();
-        // A document closed meanwhile gets no entry back.
-        if self.documents.get(uri).is_some() {
-            settled
-                .entry(uri.clone())
-                .or_insert_with(|| watch::channel(version).0)
-                .send_replace(version);
-        }
+    fn mark_settled(&self, uri: &Uri, version: i32) {
+        self.with_open(uri, |open| open.settled.send_replace(version));
     }
 
     /// Records that the configuration pulled at start-up (if any) is in force.
@@ -274,110 +447,146 @@ impl State {
 
     /// Waits until the start-up configuration is in force and the document's current
     /// version is settled (solved and published); the version, or `None` once the
-    /// document is closed.
+    /// document is closed (or was never opened: a client asking about 10,000 URIs it
+    /// never opened leaves nothing behind).
     pub async fn settled(&self, uri: &Uri) -> Option<i32> {
         let mut configured = self.configured.subscribe();
         configured.wait_for(|&done| done).await.ok()?;
-        // Only an open document gets a channel to wait on (a client asking about
-        // 10,000 URIs it never opened must not leave 10,000 behind), and a wait that
-        // ends because the document closed removes what it may have re-created.
-        self.documents.get(uri)?;
-        let mut settled = self
-            .lock_settled()
-            .entry(uri.clone())
-            .or_insert_with(|| watch::channel(i32::MIN).0)
-            .subscribe();
-        let settled = loop {
-            let Some(version) = self.documents.update(uri, |document| document.version) else {
-                break None;
-            };
+        let mut settled = self.with_open(uri, |open| open.settled.subscribe())?;
+        loop {
+            let version = self.with_open(uri, |open| open.document.version)?;
             if *settled.borrow_and_update() == version {
-                break Some(version);
+                return Some(version);
             }
-            if settled.changed().await.is_err() {
-                break None;
-            }
-        };
-        if settled.is_none() && self.documents.get(uri).is_none() {
-            self.lock_settled().remove(uri);
+            // Closing the document drops the sender: the wait ends.
+            settled.changed().await.ok()?;
         }
-        settled
     }
 
-    /// Stops waiting for a closed document's solves.
-    pub fn forget(&self, uri: &Uri) {
-        if let Some(waiter) = self.lock_waiters().remove(uri) {
-            waiter.abort();
-        }
-        self.lock_settled().remove(uri);
+    /// How many times diagnostics were published for `uri` since it was opened.
+    pub fn publications(&self, uri: &Uri) -> u64 {
+        self.with_open(uri, |open| open.publications).unwrap_or(0)
     }
 
     /// Publishes the diagnostics of the document's current version, unless it is no
     /// longer `expected` (a newer version publishes for itself). Clients that pull
     /// diagnostics get nothing pushed.
-    pub async fn publish(&self, client: &Client, uri: &Uri, expected: Option<i32>) {
+    async fn publish(&self, uri: &Uri, expected: Option<i32>) {
         if self.settings().support.pull_diagnostics {
             return;
         }
         let _turn = self.publishing.lock().await;
-        let Some(view) = self.view(uri) else { return };
+        let Some(document) = self.document(uri) else {
+            return;
+        };
+        let view = self.view_of(document);
         if expected.is_some_and(|version| version != view.version) {
             return;
         }
-        let (diagnostics, fresh) = diagnostics::collect(&view);
-        if !fresh.is_empty() {
-            self.documents.update(uri, |document| {
-                document.keep_converted(view.version, &view.statuses, fresh)
-            });
-        }
-        self.count_publication(uri);
-        client
+        let (diagnostics, made) = diagnostics::collect(&view);
+        self.with_open(uri, |open| {
+            open.document.keep(made);
+            open.publications += 1;
+        });
+        self.client
             .publish_diagnostics(uri.clone(), diagnostics, Some(view.version))
             .await;
     }
 
-    fn count_publication(&self, uri: &Uri) {
-        self.documents
-            .update(uri, |document| document.publications += 1);
-    }
-
-    /// How many times diagnostics were published for `uri` since it was opened.
-    pub fn publications(&self, uri: &Uri) -> u64 {
-        self.documents
-            .update(uri, |document| document.publications)
-            .unwrap_or(0)
-    }
-
-    pub async fn publish_closed(&self, client: &Client, uri: &Uri) {
+    async fn publish_closed(&self, uri: &Uri) {
         if self.settings().support.pull_diagnostics {
             return;
         }
         let _turn = self.publishing.lock().await;
-        client
+        self.client
             .publish_diagnostics(uri.clone(), Vec::new(), None)
             .await;
     }
 
     /// Asks the client to re-request what depends on solve results, from a task of
     /// its own: nothing waits for the answers.
-    pub fn refresh_client(&self, client: &Client) {
+    pub fn ask_client_to_refresh(&self) {
         let support = self.settings().support;
-        let client = client.clone();
+        let client = self.client.clone();
         tokio::spawn(async move {
             if support.inlay_hint_refresh {
-                let _ = tokio::time::timeout(REFRESH_WAIT, client.inlay_hint_refresh()).await;
+                let _ = tokio::time::timeout(CLIENT_ANSWER_WAIT, client.inlay_hint_refresh()).await;
             }
             if support.code_lens_refresh {
-                let _ = tokio::time::timeout(REFRESH_WAIT, client.code_lens_refresh()).await;
+                let _ = tokio::time::timeout(CLIENT_ANSWER_WAIT, client.code_lens_refresh()).await;
             }
             if support.semantic_tokens_refresh {
-                let _ = tokio::time::timeout(REFRESH_WAIT, client.semantic_tokens_refresh()).await;
+                let _ = tokio::time::timeout(CLIENT_ANSWER_WAIT, client.semantic_tokens_refresh())
+                    .await;
             }
             if support.pull_diagnostics && support.diagnostic_refresh {
-                let _ =
-                    tokio::time::timeout(REFRESH_WAIT, client.workspace_diagnostic_refresh()).await;
+                let refresh = client.workspace_diagnostic_refresh();
+                let _ = tokio::time::timeout(CLIENT_ANSWER_WAIT, refresh).await;
             }
         });
+    }
+
+    // ---- Configuration and edits ----
+
+    /// The client's `boxls` section, if it actually supplies one.
+    pub async fn pull_configuration(&self) -> Option<Value> {
+        if !self.settings().support.configuration {
+            return None;
+        }
+        let items = vec![ConfigurationItem {
+            scope_uri: None,
+            section: Some("boxls".to_string()),
+        }];
+        let answer = tokio::time::timeout(CLIENT_ANSWER_WAIT, self.client.configuration(items));
+        let values = answer.await.ok()?.ok()?;
+        values.into_iter().next().filter(Value::is_object)
+    }
+
+    /// Applies a configuration section over the `initializationOptions`; when that
+    /// changes anything, every document is solved and published again.
+    pub async fn reconfigure(self: &Arc<Self>, section: &Value) {
+        let config = self.settings().initial.updated(section);
+        if config == self.settings().config {
+            return;
+        }
+        self.update_settings(|settings| settings.config = config);
+        self.solves.forget_limited();
+        let uris: Vec<Uri> = {
+            let mut open = self.lock_open();
+            for record in open.values_mut() {
+                record.document.forget_solves();
+            }
+            open.keys().cloned().collect()
+        };
+        for uri in uris {
+            self.changed(&uri).await;
+        }
+        self.ask_client_to_refresh();
+    }
+
+    /// Sends `workspace/applyEdit`, within a bounded wait.
+    pub async fn apply_edit(&self, edit: WorkspaceEdit) -> Result<()> {
+        if !self.settings().support.apply_edit {
+            return Err(Error::invalid_request());
+        }
+        let answer = tokio::time::timeout(CLIENT_ANSWER_WAIT, self.client.apply_edit(edit)).await;
+        match answer {
+            Ok(result) => result.map(|_| ()),
+            Err(_) => Err(Error::internal_error()),
+        }
+    }
+}
+
+/// The answer to a request about a document whose copy is out of sync.
+fn out_of_sync(uri: &Uri, problem: &str) -> Error {
+    Error {
+        code: ErrorCode::InvalidRequest,
+        message: format!(
+            "boxls's copy of {} is out of sync ({problem}): re-open the document",
+            uri.as_str()
+        )
+        .into(),
+        data: None,
     }
 }
 
@@ -385,5 +594,5 @@ impl State {
 /// with whatever solves have finished by then.
 const FIRST_PUBLISH_WITHIN: Duration = Duration::from_millis(50);
 
-/// How long a refresh request may wait for its answer.
-const REFRESH_WAIT: Duration = Duration::from_secs(10);
+/// How long the server waits for the client to answer one of its own requests.
+const CLIENT_ANSWER_WAIT: Duration = Duration::from_secs(10);

@@ -9,7 +9,8 @@ use tower_lsp_server::ls_types::{
 use super::view::View;
 use crate::ide;
 
-pub fn document_symbols(view: &View, uri: &Uri, hierarchical: bool) -> DocumentSymbolResponse {
+pub fn document_symbols(view: &View, uri: &Uri) -> DocumentSymbolResponse {
+    let hierarchical = view.support.hierarchical_symbols;
     let symbols = ide::symbols(&view.file());
     if !hierarchical {
         #[allow(deprecated)] // `deprecated` is a required field of the type.

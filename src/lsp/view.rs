@@ -1,17 +1,23 @@
-//! The per-request view of one document: its text, parse and what is known of each
-//! maze's solve, with the position conversions every feature adapter needs.
+//! The per-request snapshot of one document: its text, parse and what is known of each
+//! maze's solve, the settings and what the client supports, with the position
+//! conversions every feature adapter needs. `State::view` makes it, computing first the
+//! dead squares the request draws ([`Dead`]), so no handler has a step to remember.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
 use ropey::Rope;
-use tower_lsp_server::ls_types::{Position, Range as LspRange};
+use tower_lsp_server::ls_types::{
+    Position, Range as LspRange, TextEdit as LspTextEdit, Uri, WorkspaceEdit,
+};
 
+use super::capabilities::ClientSupport;
 use super::config::Config;
-use super::document::Kept;
 use super::position::{self, Encoding};
+use super::sections::Kept;
 use crate::ide::{FileView, MazeStatus};
-use crate::maze::ParsedFile;
+use crate::maze::{ParsedFile, TextEdit};
 
 /// Everything a feature needs to answer one request about one document.
 pub struct View {
@@ -26,6 +32,21 @@ pub struct View {
     pub out_of_sync: Option<Arc<str>>,
     pub encoding: Encoding,
     pub config: Config,
+    pub support: ClientSupport,
+}
+
+/// Which mazes' dead squares a request draws: those are computed (on the blocking
+/// pool, shared with any other request for the same maze) before its view is made.
+#[derive(Debug, Clone, Copy)]
+pub enum Dead {
+    /// None: the answer does not show them.
+    Skip,
+    /// The maze at a position (hover, replay).
+    At(Position),
+    /// The mazes whose lines overlap a range (a viewport's tokens).
+    In(LspRange),
+    /// Every maze (the whole document's tokens).
+    All,
 }
 
 impl View {
@@ -58,5 +79,20 @@ impl View {
 
     pub fn byte_range(&self, range: LspRange) -> Range<usize> {
         position::byte_range(&self.rope, range, self.encoding)
+    }
+
+    /// The IDE layer's edits of this document as one `WorkspaceEdit`.
+    pub fn workspace_edit(&self, uri: &Uri, edits: &[TextEdit]) -> WorkspaceEdit {
+        let edits = edits
+            .iter()
+            .map(|edit| LspTextEdit {
+                range: self.range(edit.range.clone()),
+                new_text: edit.new_text.clone(),
+            })
+            .collect();
+        WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), edits)])),
+            ..WorkspaceEdit::default()
+        }
     }
 }

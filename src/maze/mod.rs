@@ -18,6 +18,7 @@ pub use parse::{parse, MazeParser, ParsedFile, MAX_CELLS};
 
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// One maze as it appears in the file, valid or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,8 +35,9 @@ pub struct Maze {
     pub solution: Option<SolutionLine>,
     /// From the header's first byte to the end of the maze's last line (rows or solution).
     pub extent: Range<usize>,
-    /// The playable grid, present only when the maze has no structural error.
-    pub grid: Option<Grid>,
+    /// The playable grid, present only when the maze has no structural error. Shared:
+    /// the server keys its solves by this same allocation instead of a copy.
+    pub grid: Option<Arc<Grid>>,
 }
 
 /// A `; solution: <moves>` comment line.

@@ -7,6 +7,7 @@
 //! a bad header the following rows are absorbed silently.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::diagnostic::{plural, Code, Diagnostic, Fix, TextEdit};
 use super::lines::{first_line_break, line_spans, LineSpan};
@@ -466,13 +467,15 @@ fn finish_maze(text: &str, maze: Builder) -> (Maze, Vec<Diagnostic>) {
         (diagnostics.len() == before)
             .then_some(cells)
             .flatten()
-            .map(|(walls, s, b, t)| Grid {
-                rows: declared.0,
-                cols: declared.1,
-                walls,
-                player: s,
-                boxed: b,
-                target: t,
+            .map(|(walls, s, b, t)| {
+                Arc::new(Grid {
+                    rows: declared.0,
+                    cols: declared.1,
+                    walls,
+                    player: s,
+                    boxed: b,
+                    target: t,
+                })
             })
     });
     let last_row = maze.rows.last().or(maze.extra_rows.last()).map(|r| r.start);

@@ -162,7 +162,7 @@ fn boxls_hardest_moves_s_b_t_writes_solutions_and_keeps_everything_else() {
     let (before, after) = (boxls::maze::parse(&sample), boxls::maze::parse(&out));
     assert_eq!(before.mazes.len(), after.mazes.len());
     for (old, new) in before.mazes.iter().zip(&after.mazes) {
-        let (old, new) = (old.grid.as_ref().unwrap(), new.grid.as_ref().unwrap());
+        let (old, new) = (old.grid.as_deref().unwrap(), new.grid.as_deref().unwrap());
         assert_eq!(old.walls, new.walls);
         let placement = hardest(old, false).unwrap().unwrap();
         assert_eq!(&placement.apply(old), new);

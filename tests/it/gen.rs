@@ -48,7 +48,7 @@ fn grids(text: &str) -> Vec<Grid> {
     parse(text)
         .mazes
         .into_iter()
-        .map(|maze| maze.grid.expect("a valid maze"))
+        .map(|maze| (*maze.grid.expect("a valid maze")).clone())
         .collect()
 }
 
