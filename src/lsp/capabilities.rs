@@ -5,8 +5,7 @@ use tower_lsp_server::ls_types::*;
 
 use super::commands::{COMMANDS, INSERT_ALL_KIND};
 use super::position::Encoding;
-use super::semantic_tokens;
-use crate::ide::HoverFormat;
+use crate::ide::{HoverFormat, TOKEN_KINDS, TOKEN_MODIFIERS};
 
 /// What the client said it can do, as far as the server cares.
 #[derive(Debug, Clone, Copy)]
@@ -78,7 +77,7 @@ pub fn server_capabilities(encoding: Encoding, support: ClientSupport) -> Server
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
-                legend: semantic_tokens::legend(),
+                legend: legend(),
                 full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
                 range: Some(true),
                 ..SemanticTokensOptions::default()
@@ -157,5 +156,19 @@ impl ClientSupport {
                 .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
             apply_edit: workspace.and_then(|w| w.apply_edit).unwrap_or(false),
         }
+    }
+}
+
+/// The semantic token legend, from the IDE layer's one list of kinds and modifiers.
+pub fn legend() -> SemanticTokensLegend {
+    SemanticTokensLegend {
+        token_types: TOKEN_KINDS
+            .iter()
+            .map(|t| SemanticTokenType::new(t))
+            .collect(),
+        token_modifiers: TOKEN_MODIFIERS
+            .iter()
+            .map(|m| SemanticTokenModifier::new(m))
+            .collect(),
     }
 }

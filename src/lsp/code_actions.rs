@@ -5,14 +5,16 @@
 use std::ops::Range;
 
 use serde_json::{json, Value};
-use tower_lsp_server::ls_types::{CodeAction, CodeActionKind, CodeActionOrCommand, Command, Uri};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, Command, Uri, WorkspaceEdit,
+};
 
 use super::capabilities::ClientSupport;
 use super::diagnostics::to_lsp;
 use super::view::View;
 use crate::ide::{self, Action, ActionKind, ActionKinds};
 
-use super::commands::{APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
+use super::commands::{self, APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
 
 pub fn code_actions(
     view: &View,
@@ -111,4 +113,21 @@ pub fn resolve(view: &View, uri: &Uri, mut action: CodeAction) -> CodeAction {
 /// The URI an unresolved action was made for.
 pub fn resolve_uri(action: &CodeAction) -> Option<Uri> {
     action.data.as_ref()?.get("uri")?.as_str()?.parse().ok()
+}
+
+/// The edit a command boxls makes itself makes in `view`; `Err` says why there is none
+/// (a maze without a solution to write), for the user.
+pub fn command_edit(
+    command: &commands::Command,
+    view: &View,
+) -> std::result::Result<WorkspaceEdit, String> {
+    match command {
+        commands::Command::Insert { uri, index } => {
+            ide::insert_solution(&view.file(), *index).map(|edit| view.workspace_edit(uri, &[edit]))
+        }
+        commands::Command::InsertAll { uri } => {
+            Ok(view.workspace_edit(uri, &ide::all_solution_edits(&view.file())))
+        }
+        commands::Command::ApplyEdit(edit) => Ok(edit.clone()),
+    }
 }

@@ -10,9 +10,6 @@ use tower_lsp_server::ls_types::{
     DocumentChangeOperation, DocumentChanges, OneOf, TextEdit, Uri, WorkspaceEdit,
 };
 
-use super::view::View;
-use crate::ide;
-
 /// The code action kind of "Insert all optimal solutions".
 pub const INSERT_ALL_KIND: &str = "source.boxls.insertAllSolutions";
 /// Inserts one maze's solution; arguments: the document URI and the maze index.
@@ -70,20 +67,6 @@ impl Command {
             Command::Insert { uri, .. } | Command::InsertAll { uri } => Some(uri),
             Command::ApplyEdit(_) => None,
         }
-    }
-}
-
-/// The edit a command boxls makes itself makes in `view`; `Err` says why there is none
-/// (a maze without a solution to write), for the user.
-pub fn edit_in(command: &Command, view: &View) -> std::result::Result<WorkspaceEdit, String> {
-    match command {
-        Command::Insert { uri, index } => {
-            ide::insert_solution(&view.file(), *index).map(|edit| view.workspace_edit(uri, &[edit]))
-        }
-        Command::InsertAll { uri } => {
-            Ok(view.workspace_edit(uri, &ide::all_solution_edits(&view.file())))
-        }
-        Command::ApplyEdit(edit) => Ok(edit.clone()),
     }
 }
 

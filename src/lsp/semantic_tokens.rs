@@ -13,27 +13,14 @@
 use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{
-    SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensDelta,
-    SemanticTokensEdit, SemanticTokensFullDeltaResult, SemanticTokensLegend,
+    SemanticToken, SemanticTokens, SemanticTokensDelta, SemanticTokensEdit,
+    SemanticTokensFullDeltaResult,
 };
 
 use super::position::Walker;
 use super::sections::{Made, Reuse, SectionTokens};
 use super::view::View;
-use crate::ide::{self, Token, TOKEN_KINDS, TOKEN_MODIFIERS};
-
-pub fn legend() -> SemanticTokensLegend {
-    SemanticTokensLegend {
-        token_types: TOKEN_KINDS
-            .iter()
-            .map(|t| SemanticTokenType::new(t))
-            .collect(),
-        token_modifiers: TOKEN_MODIFIERS
-            .iter()
-            .map(|m| SemanticTokenModifier::new(m))
-            .collect(),
-    }
-}
+use crate::ide::{self, Token};
 
 /// The tokens of the lines overlapping `bytes`.
 pub fn tokens_in(view: &View, bytes: std::ops::Range<usize>) -> Vec<SemanticToken> {

@@ -239,7 +239,7 @@ impl LanguageServer for Backend {
                 };
                 let made = self
                     .with_view(METHOD, uri, Dead::Skip, |view| {
-                        commands::edit_in(&command, view)
+                        code_actions::command_edit(&command, view)
                     })
                     .await?;
                 match made {
