@@ -705,7 +705,6 @@ async fn ten_megabytes_resident() {
     let stdout = child.stdout.take().expect("piped stdout");
     let mut client = Client::over(stdout, stdin);
     client.initialize(false).await;
-    client.settle(URI).await;
     let empty = resident_mib(pid);
     client.open(&document.text, 1).await;
     settle_version(&mut client, 1).await;

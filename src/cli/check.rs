@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use codespan_reporting::term::termcolor::{StandardStream, WriteColor};
 
 use super::input::{self, Input};
-use super::render::{self, SourceFile};
+use super::report::{self, SourceFile};
 use super::{color_for, Failure, USAGE_ERROR};
 use crate::analysis::{check_text, recorded_solution_diagnostic};
 use crate::maze::{Diagnostic, MazeParser, Severity};
@@ -71,7 +71,7 @@ fn emit_sorted(
 ) -> io::Result<bool> {
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
     for diagnostic in &diagnostics {
-        render::emit(out, file, diagnostic)?;
+        report::emit(out, file, diagnostic)?;
     }
     Ok(diagnostics.iter().any(Diagnostic::is_error))
 }
@@ -121,7 +121,7 @@ fn check_one(out: &mut dyn WriteColor, input: &Input, tally: &mut Tally) -> io::
     let report = check_text(&text);
     let file = SourceFile::new(&input.name, &text);
     for diagnostic in &report.diagnostics {
-        render::emit(out, &file, diagnostic)?;
+        report::emit(out, &file, diagnostic)?;
         match diagnostic.severity {
             Severity::Error => tally.errors += 1,
             Severity::Warning => tally.warnings += 1,

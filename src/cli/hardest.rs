@@ -9,7 +9,7 @@ use clap::Args;
 use codespan_reporting::term::termcolor::StandardStream;
 
 use super::input;
-use super::render::{emit, SourceFile};
+use super::report::{emit, SourceFile};
 use super::{color_for, Failure};
 use crate::design::hardest;
 use crate::ide::{hardest_fix, hardest_title};

@@ -1,5 +1,5 @@
-//! The command line: `solve`, `check`, `fmt`, `judge`, `lsp` and `completions`, thin
-//! clients of the core.
+//! The command line: `solve`, `check`, `fmt`, `judge`, `render`, `hardest`, `gen`, `stress`, `lsp`
+//! and `completions`, thin clients of the core.
 
 mod check;
 mod fmt;
@@ -7,8 +7,8 @@ mod gen;
 mod hardest;
 mod input;
 mod judge;
-mod picture;
 mod render;
+mod report;
 mod stress;
 
 use std::io;
@@ -163,7 +163,7 @@ Exit codes: 0 printed, 2 bad arguments.")]
         shell: Shell,
     },
     /// Draw a maze and its optimal solution as an SVG picture.
-    Render(picture::RenderArgs),
+    Render(render::RenderArgs),
     /// Generate mazes as a .box file (open, rooms, caves, corridors or traps).
     Gen(gen::GenArgs),
     /// Move S, B and T to the hardest placement (most pushes, then moves).
@@ -194,7 +194,7 @@ pub fn main() -> ExitCode {
             print_schema: true, ..
         }) => print_schema(),
         Some(Command::Lsp { .. }) => serve_lsp(),
-        Some(Command::Render(args)) => picture::render(args),
+        Some(Command::Render(args)) => render::render(args),
         Some(Command::Gen(args)) => gen::gen(args),
         Some(Command::Hardest(args)) => hardest::run(args),
         Some(Command::Stress(args)) => stress::stress(args),

@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::{MessageType, Position, Range, TextDocumentIdent
 
 use super::view::{Dead, View};
 use super::Backend;
-use crate::ide::{self, MazeState, StateKind};
+use crate::ide::{self, MazeState};
 
 /// `boxls/documentText`: the server's copy of a document, for debugging and tests.
 pub const DOCUMENT_TEXT: &str = "boxls/documentText";
@@ -67,40 +67,15 @@ pub struct MazeInfo {
     pub last_line: u32,
     pub rows: usize,
     pub cols: usize,
-    pub status: Status,
+    /// `"solved" | "solving" | "unsolvable" | "invalid" | "tooLarge" | "timedOut" |
+    /// "failed"`: [`ide::StateKind::as_str`], the one list of them.
+    pub status: &'static str,
     pub reason: Option<String>,
     pub pushes: Option<u64>,
     pub moves: Option<u64>,
     pub solution: Option<String>,
     pub recorded: Option<RecordedInfo>,
     pub first_error: Option<FirstError>,
-}
-
-/// `"solved" | "solving" | "unsolvable" | "invalid" | "tooLarge" | "timedOut" | "failed"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Status {
-    Solved,
-    Solving,
-    Unsolvable,
-    Invalid,
-    TooLarge,
-    TimedOut,
-    Failed,
-}
-
-impl From<StateKind> for Status {
-    fn from(kind: StateKind) -> Status {
-        match kind {
-            StateKind::Solved => Status::Solved,
-            StateKind::Solving => Status::Solving,
-            StateKind::Unsolvable => Status::Unsolvable,
-            StateKind::Invalid => Status::Invalid,
-            StateKind::TooLarge => Status::TooLarge,
-            StateKind::TimedOut => Status::TimedOut,
-            StateKind::Failed => Status::Failed,
-        }
-    }
 }
 
 #[derive(Debug, Serialize)]
@@ -210,7 +185,7 @@ fn maze_info(view: &View, state: MazeState) -> MazeInfo {
         last_line: view.line(state.last_row.start),
         rows: state.rows,
         cols: state.cols,
-        status: state.kind.into(),
+        status: state.kind.as_str(),
         reason: state.reason,
         pushes: state.pushes,
         moves: state.moves,

@@ -339,6 +339,7 @@ impl Solves {
             vec![failed; computing.len()]
         });
         let mut failures = Vec::new();
+        let mut results = Vec::new();
         {
             let mut guard = self.lock();
             let inner = &mut *guard;
@@ -362,12 +363,17 @@ impl Solves {
                         None
                     }
                 };
-                let _ = sender.send(Some(dead));
+                results.push((sender, dead));
             }
         }
+        // Logged before the results go out, so that whoever sees a result can also
+        // see why it is missing.
         for (key, message) in failures {
             self.log_failure("the dead-square analysis", key.grid(), &message)
                 .await;
+        }
+        for (sender, dead) in results {
+            let _ = sender.send(Some(dead));
         }
     }
 

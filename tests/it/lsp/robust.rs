@@ -617,6 +617,49 @@ async fn a_panicking_solve_is_logged_once_reported_and_survived() {
 }
 
 #[tokio::test]
+async fn a_panicking_dead_square_analysis_is_logged_once_and_not_retried() {
+    let mut client = Client::start(Options {
+        dead_squares_panic_on_cells: Some(7),
+        ..Options::default()
+    });
+    client.initialize(false).await;
+    let text = "1 7\nSB....T\n1 5\nSB..T\n0 0\n";
+    client.open(text, 1).await;
+    client.settled_hints().await;
+    let on_box = json!({ "textDocument": { "uri": URI }, "position": { "line": 1, "character": 1 } });
+    let whole = json!({ "textDocument": { "uri": URI } });
+    for _ in 0..3 {
+        let hover = client.request("textDocument/hover", on_box.clone()).await;
+        assert!(hover["contents"]["value"].as_str().is_some(), "{hover}");
+        let tokens = client
+            .request("textDocument/semanticTokens/full", whole.clone())
+            .await;
+        assert!(tokens["data"].as_array().is_some_and(|d| !d.is_empty()));
+    }
+    // Another document with the same maze: the failure is remembered.
+    client
+        .notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": "file:///work/again.box", "languageId": "box", "version": 1, "text": text } }),
+        )
+        .await;
+    let again = json!({ "textDocument": { "uri": "file:///work/again.box" } });
+    client.request("textDocument/semanticTokens/full", again).await;
+    still_serving(&mut client, text).await;
+    let failures = log_messages_containing(&client, "dead-square analysis failed");
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(failures[0]["params"]["type"], 1, "an error");
+    // The other maze's dead squares were computed: its tokens mark them.
+    let replay = client
+        .request(
+            "boxls/replay",
+            json!({ "textDocument": { "uri": URI }, "position": { "line": 3, "character": 1 } }),
+        )
+        .await;
+    assert!(replay["dead"].is_array(), "{replay}");
+}
+
+#[tokio::test]
 async fn execute_command_runs_only_its_own_command() {
     let (mut client, _) = Client::initialized(false).await;
     client.open(SAMPLE, 1).await;
