@@ -3,7 +3,7 @@
 
 use tower_lsp_server::ls_types::*;
 
-use super::commands::{COMMANDS, INSERT_ALL_KIND};
+use super::commands::{COMMANDS, HARDEST_KIND, INSERT_ALL_KIND};
 use super::position::Encoding;
 use crate::ide::{HoverFormat, TOKEN_KINDS, TOKEN_MODIFIERS};
 
@@ -25,6 +25,9 @@ pub struct ClientSupport {
     /// `codeAction/resolve` can fill in an action's edit.
     pub code_action_resolve: bool,
     pub apply_edit: bool,
+    /// Edits may be `documentChanges` naming the document's version (else plain
+    /// `changes`).
+    pub versioned_edits: bool,
 }
 
 impl Default for ClientSupport {
@@ -43,6 +46,7 @@ impl Default for ClientSupport {
             code_action_literals: false,
             code_action_resolve: false,
             apply_edit: false,
+            versioned_edits: false,
         }
     }
 }
@@ -65,6 +69,7 @@ pub fn server_capabilities(encoding: Encoding, support: ClientSupport) -> Server
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::REFACTOR_REWRITE,
                 CodeActionKind::new(INSERT_ALL_KIND),
+                CodeActionKind::new(HARDEST_KIND),
             ]),
             resolve_provider: Some(support.code_action_resolve),
             ..CodeActionOptions::default()
@@ -155,6 +160,10 @@ impl ClientSupport {
                 .and_then(|c| c.resolve_support.as_ref())
                 .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
             apply_edit: workspace.and_then(|w| w.apply_edit).unwrap_or(false),
+            versioned_edits: workspace
+                .and_then(|w| w.workspace_edit.as_ref())
+                .and_then(|e| e.document_changes)
+                .unwrap_or(false),
         }
     }
 }

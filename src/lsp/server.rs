@@ -23,7 +23,7 @@ use super::position::Encoding;
 use super::state::State;
 use super::view::{Dead, View};
 use super::{code_actions, code_lens, diagnostics, formatting, hover, inlay_hints};
-use super::{semantic_tokens, symbols, Options};
+use super::{difficulty, hardest, semantic_tokens, symbols, Options};
 
 pub struct Backend {
     state: Arc<State>,
@@ -209,12 +209,17 @@ impl LanguageServer for Backend {
         self.with_view("textDocument/codeAction", &uri, Dead::Skip, |view| {
             let range = view.byte_range(params.range);
             let only = params.context.only.as_deref();
-            code_actions::code_actions(view, &uri, range, only)
+            let mut actions = code_actions::code_actions(view, &uri, range.clone(), only);
+            actions.extend(hardest::code_actions(self.state(), view, &uri, range, only));
+            actions
         })
         .await
     }
 
     async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
+        if let Some(request) = hardest::resolve_request(&action) {
+            return self.resolve_hardest(request, action).await;
+        }
         let Some(uri) = code_actions::resolve_uri(&action) else {
             return Ok(action);
         };
@@ -233,6 +238,7 @@ impl LanguageServer for Backend {
             Command::ApplyEdit(edit) => {
                 commands::checked_edit(edit, |uri, version| self.state.is_open_at(uri, version))?
             }
+            Command::MakeHardest(request) => self.make_hardest(request).await?,
             command => {
                 let Some(uri) = command.made_in() else {
                     return Err(Error::invalid_params("the command names no document"));
@@ -261,13 +267,14 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let at = params.text_document_position_params;
-        let dead = Dead::At(at.position);
+        let uri = &at.text_document.uri;
+        let line = self.difficulty_line(uri, at.position).await;
         let hover = self
-            .with_view("textDocument/hover", &at.text_document.uri, dead, |view| {
+            .with_view("textDocument/hover", uri, Dead::At(at.position), |view| {
                 hover::hover(view, view.offset(at.position))
             })
             .await?;
-        Ok(hover.flatten())
+        Ok(difficulty::with_line(hover.flatten(), line))
     }
 
     async fn document_symbol(

@@ -30,6 +30,7 @@ use tower_lsp_server::Client;
 
 use super::capabilities::ClientSupport;
 use super::config::Config;
+use super::design::{self, Design};
 use super::diagnostics;
 use super::document::{Document, Unapplied};
 use super::position::{self, Encoding};
@@ -60,6 +61,9 @@ struct OpenDocument {
     settled: watch::Sender<i32>,
     /// The last whole-document semantic-tokens answer, for deltas.
     tokens: Option<LastAnswer>,
+    /// The design searches its last code-action request started: they go on while
+    /// the client decides, so that resolve (or the next request) finds them done.
+    prefetched: Vec<design::Ticket>,
 }
 
 impl OpenDocument {
@@ -70,6 +74,7 @@ impl OpenDocument {
             awaiting: None,
             settled: watch::channel(i32::MIN).0,
             tokens: None,
+            prefetched: Vec::new(),
         }
     }
 }
@@ -88,6 +93,8 @@ pub struct State {
     client: Client,
     open: Mutex<HashMap<Uri, OpenDocument>>,
     solves: Arc<Solves>,
+    /// The hardest placements and difficulty maps, searched off the request loop.
+    design: Arc<Design>,
     settings: Mutex<Settings>,
     /// Whether the configuration pulled after `initialized` has been applied.
     configured: watch::Sender<bool>,
@@ -104,6 +111,7 @@ impl State {
         State {
             solves: Arc::new(Solves::new(Some(client.clone()), options)),
             client,
+            design: Arc::default(),
             open: Mutex::default(),
             settings: Mutex::default(),
             configured: watch::channel(false).0,
@@ -320,6 +328,17 @@ impl State {
             data: None,
         })?;
         Ok(document.text.to_string())
+    }
+
+    pub fn design(&self) -> &Arc<Design> {
+        &self.design
+    }
+
+    /// Keeps `tickets` alive with the document in place of the previous ones (which
+    /// are dropped after, so a search both want goes on).
+    pub fn prefetch(&self, uri: &Uri, tickets: Vec<design::Ticket>) {
+        let previous = self.with_open(uri, |open| std::mem::replace(&mut open.prefetched, tickets));
+        drop(previous);
     }
 
     // ---- Semantic tokens kept ----

@@ -626,7 +626,8 @@ async fn a_panicking_dead_square_analysis_is_logged_once_and_not_retried() {
     let text = "1 7\nSB....T\n1 5\nSB..T\n0 0\n";
     client.open(text, 1).await;
     client.settled_hints().await;
-    let on_box = json!({ "textDocument": { "uri": URI }, "position": { "line": 1, "character": 1 } });
+    let on_box =
+        json!({ "textDocument": { "uri": URI }, "position": { "line": 1, "character": 1 } });
     let whole = json!({ "textDocument": { "uri": URI } });
     for _ in 0..3 {
         let hover = client.request("textDocument/hover", on_box.clone()).await;
@@ -644,7 +645,9 @@ async fn a_panicking_dead_square_analysis_is_logged_once_and_not_retried() {
         )
         .await;
     let again = json!({ "textDocument": { "uri": "file:///work/again.box" } });
-    client.request("textDocument/semanticTokens/full", again).await;
+    client
+        .request("textDocument/semanticTokens/full", again)
+        .await;
     still_serving(&mut client, text).await;
     let failures = log_messages_containing(&client, "dead-square analysis failed");
     assert_eq!(failures.len(), 1, "{failures:?}");
