@@ -312,7 +312,28 @@ local function check_waiting(tmp)
       return check(vim.trim(l[1]) == board and l[2]:find(status, 1, true) == 1, string.format(':BoxPlay `%s`: %s, %s', keys, board, status), table.concat(l, '\n'))
     end
     shown('0', '●■·◎', 'move 0 of 2 · push 0 of 2 · paused')
-    shown('l', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused')
+    -- The difficulty map (d): the box on the first `.` needs 1 push; the box is drawn
+    -- over its own cell's 2; a legend; asked for once, however often it is toggled.
+    local asked = stats()['boxls/difficulty'] or 0
+    vim.api.nvim_feedkeys('d', 'x', false)
+    -- The map comes from the server: wait for it (the status line says it is shown).
+    wait_for(function()
+      return (vim.api.nvim_buf_get_lines(pbuf, 1, 2, false)[1] or ''):find('· map$') ~= nil
+    end)
+    shown('', '●■1◎', 'move 0 of 2 · push 0 of 2 · paused · map')
+    local l = vim.api.nvim_buf_get_lines(pbuf, 0, -1, false)
+    check(l[3] == 'pushes if the box starts here: 1 2 · × unsolvable', ':BoxPlay `d`: the legend under the status line', table.concat(l, '\n'))
+    local marks = vim.api.nvim_buf_get_extmarks(pbuf, vim.api.nvim_create_namespace('boxls.play'), { 0, 0 }, { 0, -1 }, { details = true })
+    local shade = {}
+    for _, m in ipairs(marks) do
+      shade[#shade + 1] = m[4].hl_group
+    end
+    check(vim.tbl_contains(shade, 'BoxlsMap5') and vim.fn.hlexists('BoxlsMap5') == 1, ':BoxPlay `d`: the 1 in its shade (level 1 of 2: BoxlsMap5 of 9)', vim.inspect(shade))
+    shown('l', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused · map')
+    shown('d', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused')
+    shown('d', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused · map')
+    shown('d', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused')
+    check((stats()['boxls/difficulty'] or 0) - asked == 1, ':BoxPlay asks boxls/difficulty once for the map, toggled four times', vim.inspect(stats()))
     shown('$', '··●▣', 'move 2 of 2 · push 2 of 2 · end')
     vim.api.nvim_feedkeys('q', 'x', false)
     check(wait_for(function()
@@ -338,6 +359,35 @@ local function check_waiting(tmp)
   check(wait_for(function()
     return lines(buf)[3] == '; solution: EE'
   end), ':BoxSolveAll, once solved, writes the line', table.concat(lines(buf), '\n'))
+
+  -- :BoxHardest: waits like the others, then resolves the action (the scripted server
+  -- offers it without its edit) and applies it as one undo step.
+  fake:notify('fake/hold', {})
+  local solved_text = lines(buf)
+  before, from = stats(), #notes + 1
+  vim.cmd('BoxHardest')
+  said = noted('Maze #1', from)
+  check(said == 'boxls: Maze #1 is still being solved; it is made hardest when it is solved', ':BoxHardest on a maze still being solved says it waits', said)
+  check_no_polling(before, ':BoxHardest')
+  check(vim.deep_equal(lines(buf), solved_text), ':BoxHardest changes nothing while the maze is being solved', table.concat(lines(buf), '\n'))
+  from = #notes + 1
+  fake:notify('fake/release', {})
+  said = noted('made hardest', from)
+  check(said == 'boxls: Maze #1 made hardest: 2 pushes · 2 moves → 2 pushes · 2 moves', ':BoxHardest, once solved, says what the maze was and is', said)
+  local hardest_text = { '1 4', 'T.BS', '; solution: WW', '0 0' }
+  check(vim.deep_equal(lines(buf), hardest_text), ':BoxHardest moves T, B and S and replaces the solution line (resolved)', table.concat(lines(buf), '\n'))
+  check((stats()['codeAction/resolve'] or 0) - (before['codeAction/resolve'] or 0) == 1, ':BoxHardest resolves the action the server offered without its edit', vim.inspect(stats()))
+  vim.cmd('silent undo')
+  check(vim.deep_equal(lines(buf), solved_text), ':BoxHardest is one undo step', table.concat(lines(buf), '\n'))
+  vim.cmd('silent redo')
+  check(vim.deep_equal(lines(buf), hardest_text), ':BoxHardest: redo makes it hardest again', table.concat(lines(buf), '\n'))
+  vim.cmd('silent undo')
+  -- With the target kept nothing moves here: the server offers nothing, and it is said.
+  from = #notes + 1
+  vim.cmd('BoxHardest!')
+  said = noted('harder', from)
+  check(said == 'boxls: the server offers no harder placement for Maze #1 (2 pushes · 2 moves): its S, B and T may already be the hardest, or the maze is too large to search', ':BoxHardest! (target kept) where nothing would move says so', said)
+  check(vim.deep_equal(lines(buf), solved_text), ':BoxHardest! where nothing would move changes nothing', table.concat(lines(buf), '\n'))
 
   fake:stop()
   check(wait_for(function()

@@ -15,7 +15,7 @@ M.UNSOLVABLE = '×'
 ---@field version integer
 ---@field rows integer
 ---@field cols integer
----@field kind string[] per cell (row * cols + col + 1): rock, player, target, unsolvable or solved
+---@field kind string[] per cell (row * cols + col + 1, 0-based row and col): rock, player, target, unsolvable or solved
 ---@field pushes table<integer, integer> per solved cell, the optimal pushes
 ---@field moves table<integer, integer> per solved cell, the optimal moves
 ---@field max integer the most pushes of any solved cell (0: none solvable)
@@ -25,32 +25,45 @@ local function value(x)
   return x ~= vim.NIL and x or nil
 end
 
---- Reads the server's answer; nil and why when it is not a map.
+--- The kind of each letter of the answer's `kinds` rows.
+local KINDS = { ['#'] = 'rock', S = 'player', T = 'target', x = 'unsolvable', ['.'] = 'solved' }
+
+--- Reads the server's answer (README, "Custom requests": `DifficultyResult`); nil and
+--- why when it is not a map.
 ---@return boxls.Difficulty? map
 ---@return string? problem
 function M.read(answer)
   if type(answer) ~= 'table' then
-    return nil, 'no map'
+    return nil, 'the server has no map of this maze'
   end
   local rows, cols = value(answer.rows), value(answer.cols)
-  local cells = value(answer.cells)
-  if type(rows) ~= 'number' or type(cols) ~= 'number' or type(cells) ~= 'table' or #cells ~= rows * cols then
+  local kinds, pushes, moves = value(answer.kinds), value(answer.pushes), value(answer.moves)
+  if type(rows) ~= 'number' or type(cols) ~= 'number' or type(kinds) ~= 'table' or #kinds ~= rows
+    or type(pushes) ~= 'table' or #pushes ~= rows or type(moves) ~= 'table' or #moves ~= rows then
     return nil, 'the answer is not a map of the maze'
   end
   local map = { maze = answer.maze, version = answer.version, rows = rows, cols = cols, kind = {}, pushes = {}, moves = {}, max = 0 }
-  for i, cell in ipairs(cells) do
-    local kind = type(cell) == 'table' and value(cell.kind) or nil
-    if kind == 'solved' then
-      local pushes, moves = value(cell.pushes), value(cell.moves)
-      if type(pushes) ~= 'number' or type(moves) ~= 'number' then
-        return nil, string.format('cell %d is solved but has no counts', i - 1)
-      end
-      map.pushes[i], map.moves[i] = pushes, moves
-      map.max = math.max(map.max, pushes)
-    elseif kind ~= 'rock' and kind ~= 'player' and kind ~= 'target' and kind ~= 'unsolvable' then
-      return nil, string.format('cell %d: unknown kind %s', i - 1, vim.inspect(kind))
+  for r = 1, rows do
+    local row = kinds[r]
+    if type(row) ~= 'string' or #row ~= cols then
+      return nil, string.format('row %d of the map is not %d cells', r - 1, cols)
     end
-    map.kind[i] = kind
+    for c = 1, cols do
+      local i = (r - 1) * cols + c
+      local kind = KINDS[row:sub(c, c)]
+      if not kind then
+        return nil, string.format('cell %d,%d: unknown kind %q', r - 1, c - 1, row:sub(c, c))
+      end
+      if kind == 'solved' then
+        local p, m = value((pushes[r] or {})[c]), value((moves[r] or {})[c])
+        if type(p) ~= 'number' or type(m) ~= 'number' then
+          return nil, string.format('cell %d,%d is solvable but has no counts', r - 1, c - 1)
+        end
+        map.pushes[i], map.moves[i] = p, m
+        map.max = math.max(map.max, p)
+      end
+      map.kind[i] = kind
+    end
   end
   map.width = math.max(1, math.ceil(map.max / M.LEVELS))
   return map

@@ -71,7 +71,9 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field left integer first maze column in view (0-based)
 ---@field height integer board rows shown
 ---@field width integer board columns shown
----@field win_w integer
+---@field win_w integer the window's width now
+---@field base_w integer its width without the map's legend
+---@field max_w integer the widest it may be
 ---@field large boolean the maze does not fit in the window
 ---@field fitting boolean the whole maze is shown scaled down (`f`)
 ---@field fit boxls.Fit? computed on the first `f`
@@ -291,6 +293,38 @@ end
 
 local HELP = 'space play/pause · h/l step · f fit · d map · q close'
 
+--- How wide the map's legend is on one line.
+---@param map boxls.Difficulty
+local function legend_width(map)
+  local items = difficulty.legend(map)
+  local w = #items - 1
+  for _, item in ipairs(items) do
+    for _, run in ipairs(item) do
+      w = w + vim.fn.strdisplaywidth(run[1])
+    end
+  end
+  return w
+end
+
+--- The window `height` lines tall and `p.win_w` wide, centred in the editor.
+---@param p boxls.Player
+---@param height integer
+local function place(p, height)
+  if not vim.api.nvim_win_is_valid(p.win) then
+    return
+  end
+  if vim.api.nvim_win_get_width(p.win) == p.win_w and vim.api.nvim_win_get_height(p.win) == height then
+    return
+  end
+  vim.api.nvim_win_set_config(p.win, {
+    relative = 'editor',
+    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1),
+    col = math.max(0, math.floor((vim.o.columns - p.win_w) / 2)),
+    width = p.win_w,
+    height = height,
+  })
+end
+
 --- The map's legend in lines of at most `width` cells, each { text, runs }: its items
 --- side by side, a space apart, a new line where the next would not fit.
 ---@param map boxls.Difficulty
@@ -353,6 +387,8 @@ local function draw(p)
   if not vim.api.nvim_buf_is_valid(p.buf) then
     return
   end
+  -- The window widens for the legend (up to the widest it may be; then it wraps).
+  p.win_w = p.mapping and math.max(p.base_w, math.min(p.max_w, legend_width(p.map))) or p.base_w
   local lines, runs = {}, {}
   local function add(text, row_runs)
     lines[#lines + 1] = text
@@ -391,9 +427,7 @@ local function draw(p)
   end
   add(HELP, { { 0, #HELP, 'Comment' } })
   -- The legend's lines come and go with the map: the window is as tall as its lines.
-  if vim.api.nvim_win_is_valid(p.win) and vim.api.nvim_win_get_height(p.win) ~= #lines then
-    vim.api.nvim_win_set_config(p.win, { height = #lines })
-  end
+  place(p, #lines)
   vim.bo[p.buf].modifiable = true
   vim.api.nvim_buf_set_lines(p.buf, 0, -1, false, lines)
   vim.bo[p.buf].modifiable = false
@@ -567,7 +601,8 @@ function M.open_replay(replay, title, ask_map)
   p.height = math.min(replay.rows, max_h)
   p.large = p.width < replay.cols or p.height < replay.rows
   local status_w = p.large and 80 or 0 -- room for the view's rows and columns
-  p.win_w = math.min(max_w, math.max(p.width, vim.fn.strdisplaywidth(HELP), vim.fn.strdisplaywidth(title) + 2, 32, status_w))
+  p.base_w = math.min(max_w, math.max(p.width, vim.fn.strdisplaywidth(HELP), vim.fn.strdisplaywidth(title) + 2, 32, status_w))
+  p.win_w, p.max_w = p.base_w, max_w
   local win_h = p.height + 2
   p.buf = vim.api.nvim_create_buf(false, true)
   vim.bo[p.buf].bufhidden = 'wipe'
