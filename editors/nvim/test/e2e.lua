@@ -632,6 +632,40 @@ local function main()
   check(said == 'boxls: no solution to write (3 already optimal, 1 unsolvable)', ':BoxSolveAll with every solution written says so', said)
 
   ---------------------------------------------------------------------------
+  -- :BoxHardest (the server's `refactor.rewrite.hardest` action) on maze 3: the buffer
+  -- as `boxls hardest --maze 3` writes the file, the CLI's counts said, one undo step.
+  local hard = tmp .. '/hard.box'
+  copy(root .. '/examples/sample.box', hard)
+  local original = vim.fn.readfile(hard)
+  local hbuf = open(hard)
+  check(attached(hbuf), 'boxls attaches to a fourth .box buffer')
+  settled_hints(hbuf, 4)
+  for _, keep in ipairs({ false, true }) do
+    local command = keep and 'BoxHardest keep' or 'BoxHardest'
+    local r = vim.system({ exe, 'hardest', '--maze', '3', hard, keep and '--keep-target' or nil }, { text = true }):wait()
+    local want = vim.split(r.stdout, '\n', { plain = true })
+    if want[#want] == '' then
+      table.remove(want)
+    end
+    local counts = r.stderr:match('Maze #3: ([^\n]+)')
+    vim.api.nvim_win_set_cursor(0, { 9, 3 }) -- maze 3, the box's row
+    from = #notes + 1
+    vim.cmd(command)
+    said = noted('made hardest', from)
+    log('      :%s: %s (boxls hardest: %s)', command, tostring(said), tostring(counts))
+    check(counts ~= nil and said == string.format('boxls: Maze #3 made hardest%s: %s', keep and ' keeping its target' or '', counts), ':' .. command .. ' says what maze 3 was and is, as `boxls hardest` does', r.stderr)
+    check(vim.deep_equal(lines(hbuf), want), ':' .. command .. ': the buffer reads as `boxls hardest --maze 3' .. (keep and ' --keep-target' or '') .. '` writes the file', 'want:\n' .. table.concat(want, '\n') .. '\ngot:\n' .. table.concat(lines(hbuf), '\n'))
+    local t_kept = lines(hbuf)[7]:find('T', 1, true) == original[7]:find('T', 1, true)
+    check(not keep or t_kept, ':' .. command .. ': the target is where it was', lines(hbuf)[7])
+    from = #notes + 1
+    vim.cmd('BoxSolve')
+    said = noted('Maze #3', from)
+    check(said ~= nil and said:find('already records its optimal solution', 1, true) ~= nil, ':' .. command .. ' wrote the optimal solution line (:BoxSolve has nothing to write)', said)
+    vim.cmd('silent undo')
+    check(vim.deep_equal(lines(hbuf), original), ':' .. command .. ', then :undo: the sample as it was (one undo step)', table.concat(lines(hbuf), '\n'))
+  end
+
+  ---------------------------------------------------------------------------
   -- A .txt file with the same content: no boxls.
   local tbuf = open(text)
   vim.wait(1000)
