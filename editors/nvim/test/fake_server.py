@@ -12,7 +12,9 @@ test holds the solve; `fake/release` (a notification) finishes it: the held
 `; solution:` line, or make the corridor hardest: `refactor.rewrite.hardest`, offered
 without its edit (`data`) and filled in on `codeAction/resolve`, as the real server does
 while it searches: T at the first cell, B and S at the far end (`T..BS`), or with the
-target kept, not offered when nothing would move. `boxls/difficulty` answers the map
+target kept. Until an action has been resolved once for a row it is offered that way;
+its resolve fails when nothing would move (as the real server's does when its search
+finds nothing to offer), and from then on it is not offered. `boxls/difficulty` answers the map
 (pushes and moves with the box on each cell), `boxls/replay` the start and the move
 string. `fake/stats` answers how many of each request it was sent (the test checks the
 plugin waits on `boxls/settled` rather than asking again and again, and asks for the map
@@ -27,6 +29,7 @@ import sys
 HARDEST_KIND = "refactor.rewrite.hardest"
 
 docs = {}  # uri -> {"version": int, "lines": [str]}
+searched = set()  # (row, keep target) of each hardest action resolved once
 held = True
 waiting = []  # (id, uri) of each boxls/settled request not answered yet
 counts = {}
@@ -168,7 +171,7 @@ def code_actions(params):
             actions.append({"title": "Insert optimal solution", "kind": kind, "edit": solution_edit(uri)})
     if wants(only, HARDEST_KIND):
         for keep in (False, True):
-            if hardest_edit(uri, keep):
+            if (corridor(uri)[0], keep) not in searched or hardest_edit(uri, keep):
                 data = {"action": "makeHardest", "uri": uri, "version": docs[uri]["version"], "keepTarget": keep, "row": corridor(uri)[0]}
                 actions.append({"title": "Make Maze #1 hardest", "kind": HARDEST_KIND, "data": data})
     return actions
@@ -180,7 +183,11 @@ def resolve(action):
     uri = data.get("uri")
     if uri not in docs or corridor(uri)[0] != data.get("row"):
         return {"error": {"code": -32801, "message": "Maze #1 has changed since the action was offered"}}
-    action = dict(action, edit=hardest_edit(uri, data["keepTarget"]))
+    searched.add((data["row"], data["keepTarget"]))
+    edit = hardest_edit(uri, data["keepTarget"])
+    if not edit:
+        return {"error": {"code": -32602, "message": "Maze #1: nothing to move"}}
+    action = dict(action, edit=edit)
     action.pop("data")
     return {"result": action}
 

@@ -99,18 +99,22 @@ function M.run(keep)
         return notify(boxls.why_no_solution(bufnr, before), vim.log.levels.WARN)
       end
       local header = { line = before.headerLine, character = 0 }
-      boxls.apply_action(client, bufnr, { start = header, ['end'] = header }, boxls.HARDEST_KIND, function(applied, apply_err, changed)
+      boxls.apply_action(client, bufnr, { start = header, ['end'] = header }, boxls.HARDEST_KIND, function(applied, apply_err)
         local edited = vim.lsp.util.buf_versions[bufnr] ~= before.version
-        if (changed or (not applied and not apply_err and edited)) and tries < 3 then
-          -- The text changed between the requests: ask again about the new version.
+        if (apply_err or (not applied and edited)) and tries < 3 then
+          -- The text changed between the requests, or the search behind an action
+          -- offered before it was done found nothing to offer: ask again (the server
+          -- knows the answer now, and offers the action with its edit or none).
           return attempt(tries + 1)
         end
         if apply_err then
           return notify(apply_err, vim.log.levels.ERROR)
         end
         if not applied then
+          -- What the server's silence can mean, for a maze solvable as it is or not.
+          local why = before.status == 'unsolvable' and 'none is solvable' or 'its S, B and T are the hardest already'
           return notify(
-            string.format('the server offers no harder placement for Maze #%d (%s): its S, B and T may already be the hardest, or the maze is too large to search', before.maze, counts(before)),
+            string.format('the server offers no harder placement for Maze #%d (%s): %s, or the maze is too large to search', before.maze, counts(before), why),
             vim.log.levels.WARN
           )
         end
