@@ -588,8 +588,8 @@ end
 --- the box moved there (one `boxls solve` of a file holding one maze per cell), its
 --- pushes cut into levels 1–9 (the pushes themselves when the hardest cell needs at most
 --- nine, else ceil(pushes / ceil(most / 9))), `×` where unsolvable; the box and the
---- player drawn over their cells. Returns the board, the legend line and the levels
---- of each (row, col) drawn with one ('r,c' → level).
+--- player drawn over their cells. Returns the board, the legend line and the level of
+--- each cell drawn as one ('r,c', 0-based → level).
 local function difficulty_board(rows)
   local cells, file = {}, {}
   for r, row in ipairs(rows) do
@@ -625,7 +625,10 @@ local function difficulty_board(rows)
   for i, cell in ipairs(cells) do
     local level = pushes[i] and math.max(1, math.ceil(pushes[i] / width))
     glyph[cell[1] .. ',' .. cell[2]] = level and tostring(level) or '×'
-    levels[(cell[1] - 1) .. ',' .. (cell[2] - 1)] = level or nil
+    -- (the box's own cell is drawn as the box, in the box's colour)
+    if rows[cell[1]]:sub(cell[2], cell[2]) ~= 'B' then
+      levels[(cell[1] - 1) .. ',' .. (cell[2] - 1)] = level or nil
+    end
   end
   local board = {}
   for r, row in ipairs(rows) do
