@@ -398,6 +398,128 @@ local function check_waiting(tmp)
   end, 5000), 'the scripted server exits after shutdown/exit')
 end
 
+--- :BoxPlay's difficulty map in `f`'s fitted view, on a room larger than the headless
+--- window: each block shows the highest level of its cells (`×` if they are all
+--- unsolvable), the levels cut from the pushes as the README says, the pushes from one
+--- `boxls solve` of a file holding the room once per cell with the box moved there.
+local function check_fit_map(exe, tmp)
+  local R, C = 20, 76
+  local rows = {}
+  for r = 0, R - 1 do
+    local row = {}
+    for c = 0, C - 1 do
+      row[c + 1] = (r % 4 == 2 and c % 6 == 3) and '#' or '.'
+    end
+    rows[r + 1] = row
+  end
+  rows[1][1], rows[2][2], rows[19][71] = 'S', 'B', 'T'
+  for r = 1, R do
+    rows[r] = table.concat(rows[r])
+  end
+  local path = tmp .. '/room.box'
+  vim.fn.writefile(vim.list_extend({ R .. ' ' .. C }, vim.list_extend(vim.deepcopy(rows), { '0 0' })), path)
+  -- One maze per free cell (but S's and T's), the box moved there.
+  local cells, file = {}, {}
+  for r = 1, R do
+    for c = 1, C do
+      local ch = rows[r]:sub(c, c)
+      if ch == '.' or ch == 'B' then
+        cells[#cells + 1] = { r - 1, c - 1 }
+        file[#file + 1] = R .. ' ' .. C
+        for r2 = 1, R do
+          local moved = rows[r2]:gsub('B', '.')
+          file[#file + 1] = r2 == r and (moved:sub(1, c - 1) .. 'B' .. moved:sub(c + 1)) or moved
+        end
+      end
+    end
+  end
+  file[#file + 1] = '0 0'
+  vim.fn.writefile(file, tmp .. '/room-cells.box')
+  local answers = vim.system({ exe, 'solve', tmp .. '/room-cells.box' }, { text = true }):wait().stdout
+  local pushes, most, k = {}, 0, 0
+  for l in answers:gmatch('[^\n]+') do
+    if l == 'Impossible.' or l:match('^[nsewNSEW]+$') then
+      k = k + 1
+      local cell = cells[k]
+      local p = l ~= 'Impossible.' and select(2, l:gsub('[NSEW]', '')) or false
+      pushes[cell[1] * C + cell[2]] = p
+      most = math.max(most, p or 0)
+    end
+  end
+  if not check(k == #cells, string.format('boxls solve answers the %d mazes of the room, one per cell', #cells), k) then
+    return
+  end
+  local buf = open(path)
+  attached(buf)
+  settled_hints(buf, 1)
+  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  vim.cmd('BoxPlay')
+  if not check(wait_for(function()
+    return #floats() == 1
+  end), ':BoxPlay opens on the 20×76 room') then
+    return
+  end
+  local pbuf = vim.api.nvim_win_get_buf(floats()[1])
+  vim.api.nvim_feedkeys('0f', 'x', false)
+  local status = vim.api.nvim_buf_get_lines(pbuf, 0, -1, false)
+  local kr, kc = table.concat(status, '\n'):match('fit: (%d+)×(%d+) per cell')
+  kr, kc = tonumber(kr), tonumber(kc)
+  if not check(kr ~= nil, ':BoxPlay `f` fits the room (the headless window is smaller)', table.concat(status, '\n')) then
+    return
+  end
+  vim.api.nvim_feedkeys('d', 'x', false)
+  local shown
+  wait_for(function()
+    shown = vim.api.nvim_buf_get_lines(pbuf, 0, -1, false)
+    -- (`· map` ends the status line once the map is shown; `· map: asking` before)
+    return vim.iter(shown):any(function(l)
+      return l:find('^move %d.*· map$') ~= nil
+    end)
+  end)
+  -- The fitted board as the README says, with the map: box, player, target, rock where
+  -- most of a block is rock, else the highest level of its cells, else `×`, else floor.
+  local width = math.max(1, math.ceil(most / 9))
+  local want = {}
+  for i = 0, math.ceil(R / kr) - 1 do
+    local glyphs = {}
+    for j = 0, math.ceil(C / kc) - 1 do
+      local rock, all, level, unsolvable, has = 0, 0, nil, false, {}
+      for r = i * kr, math.min(R, (i + 1) * kr) - 1 do
+        for c = j * kc, math.min(C, (j + 1) * kc) - 1 do
+          local ch = rows[r + 1]:sub(c + 1, c + 1)
+          all = all + 1
+          rock = rock + (ch == '#' and 1 or 0)
+          has[ch] = true
+          local p = pushes[r * C + c]
+          if p then
+            level = math.max(level or 0, math.max(1, math.ceil(p / width)))
+          elseif p == false then
+            unsolvable = true
+          end
+        end
+      end
+      glyphs[#glyphs + 1] = has.B and '■' or has.S and '●' or has.T and '◎' or 2 * rock > all and '█'
+        or level and tostring(level) or unsolvable and '×' or '·'
+    end
+    want[#want + 1] = table.concat(glyphs)
+  end
+  local board = {}
+  for _, l in ipairs(shown) do
+    if l:find('^%s*move %d') then
+      break
+    end
+    if vim.trim(l) ~= '' then
+      board[#board + 1] = vim.trim(l)
+    end
+  end
+  log('      fitted map (%d×%d per cell, the hardest cell %d pushes):\n        %s', kr, kc, most, table.concat(board, '\n        '))
+  check(table.concat(board, '\n') == table.concat(want, '\n'), ':BoxPlay `f` then `d`: each block shows the highest level of its cells (the CLI\'s pushes)', 'want:\n' .. table.concat(want, '\n') .. '\ngot:\n' .. table.concat(shown, '\n') .. '\nlast message: ' .. tostring(notes[#notes]))
+  vim.api.nvim_feedkeys('q', 'x', false)
+  wait_for(function()
+    return #floats() == 0
+  end)
+end
+
 local function main()
   local tmp = vim.fn.tempname()
   vim.fn.mkdir(tmp, 'p')
@@ -680,6 +802,8 @@ local function main()
       check(vim.deep_equal(lines(hbuf), original), what .. ' changes nothing', table.concat(lines(hbuf), '\n'))
     end
   end
+
+  check_fit_map(exe, tmp)
 
   ---------------------------------------------------------------------------
   -- A .txt file with the same content: no boxls.

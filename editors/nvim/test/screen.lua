@@ -919,6 +919,10 @@ local function check_bigplay(rows, path)
   snapshot('bigplay-fit')
   press('f')
   check_view(':BoxPlay 2000x2000: f again: back to the view around the box', #path)
+  -- Too large for the server's design search: no map (null), and it is said.
+  press('d')
+  check_shown('boxls: no difficulty map: the server has no map of this maze', ':BoxPlay 2000x2000 `d`: the server has no map of a maze this large, and it is said')
+  check_view(':BoxPlay 2000x2000 after `d`: the board as it was', #path)
   -- Speed while playing (a figure for the README, not a check).
   press('0')
   press('Space')
