@@ -3,8 +3,19 @@
 //! a free cell from the difficulty map. Plain data; the server computes the placement
 //! and the map off the request loop and calls these.
 
+use super::FileView;
 use crate::design::{Difficulty, Placement};
 use crate::maze::{plural, Fix, Grid, Maze, TextEdit};
+
+/// The title before the placement is known (the counts come with it).
+pub fn hardest_title_pending(maze: usize, keep_target: bool) -> String {
+    let keeping = if keep_target {
+        " keeping the target"
+    } else {
+        ""
+    };
+    format!("Make Maze #{maze} hardest{keeping}")
+}
 
 /// *Make Maze #k hardest (6 → 31 pushes)*, or *… keeping the target*; `before` is the
 /// maze's pushes now (`None`: unsolvable).
@@ -88,6 +99,20 @@ pub fn cell_hover(difficulty: Difficulty) -> Option<String> {
     }
 }
 
+/// The cell under `offset` in the rows of a valid maze: the maze, its grid and the
+/// cell's index in the grid.
+pub fn cell_at<'a>(file: &FileView<'a>, offset: usize) -> Option<(&'a Maze, &'a Grid, usize)> {
+    let (maze, _) = file.maze_at(offset)?;
+    let grid = maze.grid.as_ref()?;
+    let (row, range) = maze
+        .rows
+        .iter()
+        .enumerate()
+        .find(|(_, range)| range.start <= offset && offset < range.end)?;
+    let column = file.text.get(range.start..offset)?.chars().count();
+    (row < grid.rows && column < grid.cols).then_some((maze, grid, row * grid.cols + column))
+}
+
 #[cfg(test)]
 mod tests {
     use expect_test::{expect, Expect};
@@ -151,6 +176,22 @@ mod tests {
                 SBT\r
                 0 0\r
             "#]],
+        );
+    }
+
+    #[test]
+    fn cells_are_found_only_in_the_rows_of_valid_mazes() {
+        let fixture = crate::ide::fixture::Fixture::solved("1 3\nSBT\n2 2\nS.\n.x\n0 0\n");
+        let file = fixture.view();
+        let cell = |offset| cell_at(&file, offset).map(|(maze, _, cell)| (maze.index, cell));
+        assert_eq!(cell(0), None, "the header");
+        assert_eq!(cell(4), Some((1, 0)));
+        assert_eq!(cell(6), Some((1, 2)));
+        assert_eq!(cell(7), None, "the line break");
+        assert_eq!(cell(12), None, "an invalid maze");
+        assert_eq!(
+            hardest_title_pending(2, true),
+            "Make Maze #2 hardest keeping the target"
         );
     }
 

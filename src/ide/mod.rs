@@ -24,7 +24,7 @@ pub use actions::{
     actions, all_solution_edits, insert_solution, recorded_is_optimal, Action, ActionKind,
     ActionKinds, INSERT_ALL, INSERT_ONE,
 };
-pub use design::{cell_hover, hardest_fix, hardest_title};
+pub use design::{cell_at, cell_hover, hardest_fix, hardest_title, hardest_title_pending};
 pub use diagnostics::{diagnostics, maze_diagnostics, preamble_diagnostics, status_diagnostics};
 pub use hover::{hover, HoverFormat};
 pub use lens::{lenses, Lens};

@@ -18,7 +18,17 @@ pub const INSERT_COMMAND: &str = "boxls.insertSolution";
 pub const INSERT_ALL_COMMAND: &str = "boxls.insertAllSolutions";
 /// Applies a `WorkspaceEdit` (the quick fixes, for clients that only run commands).
 pub const APPLY_EDIT_COMMAND: &str = "boxls.applyEdit";
-pub const COMMANDS: [&str; 3] = [INSERT_COMMAND, INSERT_ALL_COMMAND, APPLY_EDIT_COMMAND];
+/// The code action kind of *Make Maze #k hardest* (both modes).
+pub const HARDEST_KIND: &str = "refactor.rewrite.hardest";
+/// Makes one maze hardest (clients without `codeAction/resolve`); argument: the
+/// action's request object (see `hardest.rs`).
+pub const MAKE_HARDEST_COMMAND: &str = "boxls.makeHardest";
+pub const COMMANDS: [&str; 4] = [
+    INSERT_COMMAND,
+    INSERT_ALL_COMMAND,
+    APPLY_EDIT_COMMAND,
+    MAKE_HARDEST_COMMAND,
+];
 
 /// A command with its arguments read.
 #[derive(Debug, PartialEq)]
@@ -29,6 +39,8 @@ pub enum Command {
     InsertAll { uri: Uri },
     /// Relay an edit (not yet checked: see [`checked_edit`]).
     ApplyEdit(WorkspaceEdit),
+    /// Make one maze hardest (its request object, read by `hardest.rs`).
+    MakeHardest(Value),
 }
 
 impl Command {
@@ -55,6 +67,8 @@ impl Command {
                 .map(Command::ApplyEdit)
                 .map_err(|_| Error::invalid_params("expected a WorkspaceEdit")),
             (APPLY_EDIT_COMMAND, _) => Err(Error::invalid_params("expected a WorkspaceEdit")),
+            (MAKE_HARDEST_COMMAND, [request]) => Ok(Command::MakeHardest(request.clone())),
+            (MAKE_HARDEST_COMMAND, _) => Err(Error::invalid_params("expected one request object")),
             (other, _) => Err(Error::invalid_params(format!("unknown command `{other}`"))),
         }
     }

@@ -10,10 +10,13 @@ mod code_actions;
 mod code_lens;
 mod commands;
 mod config;
+mod design;
 mod diagnostics;
+mod difficulty;
 mod document;
 mod extensions;
 mod formatting;
+mod hardest;
 mod hover;
 mod inlay_hints;
 mod lru;
@@ -69,6 +72,7 @@ where
     .custom_method(SETTLED, Backend::settled)
     .custom_method(MAZE, Backend::maze)
     .custom_method(MAZES, Backend::mazes)
+    .custom_method(difficulty::DIFFICULTY, Backend::difficulty)
     .custom_method(transport::UNREADABLE_CHANGE, Backend::unreadable_change)
     .finish();
     let service = transport::AnswerInvalid {

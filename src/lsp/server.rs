@@ -23,6 +23,7 @@ use super::solves::panic_message;
 use super::state::{ClientSupport, State};
 use super::view::View;
 use super::{code_lens, diagnostics, formatting, hover, inlay_hints, symbols, Options};
+use super::{design::Design, difficulty, hardest};
 use crate::ide::{self, HoverFormat};
 
 /// How long the server waits for the client to answer one of its own requests.
@@ -35,6 +36,7 @@ pub struct Backend {
     options: Options,
     /// Set by `shutdown`: whether `exit` is a clean one.
     shut_down: Arc<AtomicBool>,
+    pub(super) design: Arc<Design>,
 }
 
 impl Backend {
@@ -45,6 +47,7 @@ impl Backend {
             tokens: Previous::default(),
             options,
             shut_down,
+            design: Arc::default(),
         }
     }
 
@@ -235,6 +238,7 @@ fn capabilities(encoding: Encoding, support: ClientSupport) -> ServerCapabilitie
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::REFACTOR_REWRITE,
                 CodeActionKind::new(INSERT_ALL_KIND),
+                CodeActionKind::new(commands::HARDEST_KIND),
             ]),
             resolve_provider: Some(support.code_action_resolve),
             ..CodeActionOptions::default()
@@ -333,6 +337,7 @@ impl LanguageServer for Backend {
             .and_then(|general| general.position_encodings.as_deref());
         let encoding = Encoding::negotiate(offered);
         let support = client_support(&params.capabilities);
+        self.design.note_client(&params.capabilities);
         let config = params
             .initialization_options
             .as_ref()
@@ -403,6 +408,7 @@ impl LanguageServer for Backend {
         self.state.documents.close(&uri);
         self.tokens.forget(&uri);
         self.state.forget(&uri);
+        self.design.forget(&uri);
         self.state.publish_closed(&self.client, &uri).await;
         if self.state.documents.is_empty() {
             super::memory::release_free_memory();
@@ -438,11 +444,23 @@ impl LanguageServer for Backend {
         self.with_view("textDocument/codeAction", &uri, |view| {
             let range = view.byte_range(params.range);
             let only = params.context.only.as_deref();
-            code_actions::code_actions(view, &uri, range, only, support)
+            let mut actions = code_actions::code_actions(view, &uri, range.clone(), only, support);
+            actions.extend(hardest::code_actions(
+                &self.design,
+                view,
+                &uri,
+                range,
+                only,
+                support,
+            ));
+            actions
         })
     }
 
     async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
+        if let Some(request) = hardest::resolve_request(&action) {
+            return self.resolve_hardest(request, action).await;
+        }
         let Some(uri) = code_actions::resolve_uri(&action) else {
             return Ok(action);
         };
@@ -474,6 +492,7 @@ impl LanguageServer for Backend {
                     Some(Ok(edit)) => edit,
                 }
             }
+            Command::MakeHardest(request) => self.make_hardest(request).await?,
             Command::InsertAll { uri } => self
                 .with_view("workspace/executeCommand", &uri, |view| {
                     code_actions::workspace_edit(view, &uri, &ide::all_solution_edits(&view.file()))
@@ -491,10 +510,12 @@ impl LanguageServer for Backend {
         self.state
             .ensure_dead(&position.text_document.uri, Some(at))
             .await;
-        let hover = self.with_view("textDocument/hover", &position.text_document.uri, |view| {
+        let uri = &position.text_document.uri;
+        let line = self.difficulty_line(uri, position.position).await;
+        let hover = self.with_view("textDocument/hover", uri, |view| {
             hover::hover(view, view.offset(position.position), format)
         })?;
-        Ok(hover.flatten())
+        Ok(difficulty::with_line(hover.flatten(), line))
     }
 
     async fn document_symbol(

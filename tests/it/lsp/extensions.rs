@@ -215,10 +215,18 @@ async fn the_readme_declares_exactly_what_the_server_answers() {
     conforms(&interfaces, "ReplayResult", &replay);
     conforms(&interfaces, "FrameInfo", &replay["start"]);
     conforms(&interfaces, "FrameInfo", &replay["frames"][0]);
+    let difficulty = client.request("boxls/difficulty", at(8, 3)).await;
+    conforms(&interfaces, "DifficultyResult", &difficulty);
+    let actions = client
+        .request("textDocument/codeAction", json!({ "textDocument": doc(), "range": { "start": { "line": 8, "character": 3 }, "end": { "line": 8, "character": 3 } }, "context": { "diagnostics": [], "only": ["refactor.rewrite.hardest"] } }))
+        .await;
+    let argument = &actions[0]["command"]["arguments"][0];
+    assert_eq!(actions[0]["command"]["command"], "boxls.makeHardest");
+    conforms(&interfaces, "MakeHardestArgs", argument);
 
     // Params: every required field of each params interface is required by the server
     // (leaving it out is an InvalidParams error), and the optional ones are optional.
-    let full: [(&str, &str, Value); 5] = [
+    let full: [(&str, &str, Value); 6] = [
         ("boxls/maze", "MazeParams", at(8, 3)),
         (
             "boxls/mazes",
@@ -235,6 +243,7 @@ async fn the_readme_declares_exactly_what_the_server_answers() {
             "ReplayParams",
             json!({ "textDocument": doc(), "position": { "line": 8, "character": 3 }, "frames": true }),
         ),
+        ("boxls/difficulty", "DifficultyParams", at(8, 3)),
         (
             "boxls/documentText",
             "DocumentTextParams",

@@ -16,7 +16,8 @@ async fn initialize_declares_exactly_what_is_implemented() {
               "codeActionKinds": [
                 "quickfix",
                 "refactor.rewrite",
-                "source.boxls.insertAllSolutions"
+                "source.boxls.insertAllSolutions",
+                "refactor.rewrite.hardest"
               ],
               "resolveProvider": false
             },
@@ -29,7 +30,8 @@ async fn initialize_declares_exactly_what_is_implemented() {
               "commands": [
                 "boxls.insertSolution",
                 "boxls.insertAllSolutions",
-                "boxls.applyEdit"
+                "boxls.applyEdit",
+                "boxls.makeHardest"
               ]
             },
             "foldingRangeProvider": true,
@@ -239,7 +241,9 @@ async fn hover_on_header_draws_the_path_and_on_cells_names_them() {
     expect![[r#"
         free cell — row 2, column 10
 
-        **Dead square**: no sequence of pushes can bring the box from here to the target."#]]
+        **Dead square**: no sequence of pushes can bring the box from here to the target.
+
+        box here: unsolvable"#]]
     .assert_eq(corner["contents"]["value"].as_str().unwrap_or(""));
     let nothing = client
         .request(

@@ -2,6 +2,7 @@
 
 pub mod client;
 mod conformance;
+mod design;
 pub mod edits;
 mod extensions;
 mod features;

@@ -151,18 +151,43 @@ async fn answers(client: &mut Client, text: &str) -> Value {
                 .await,
         );
         let here = json!({ "start": position, "end": position });
-        actions.push(
-            client
-                .request(
-                    "textDocument/codeAction",
-                    json!({ "textDocument": doc(), "range": here, "context": { "diagnostics": [] } }),
-                )
-                .await,
-        );
+        let params =
+            json!({ "textDocument": doc(), "range": here, "context": { "diagnostics": [] } });
+        let mut offered = client
+            .request("textDocument/codeAction", params.clone())
+            .await;
+        // *Make Maze #k hardest* carries its counts and edit once the server has
+        // searched; its command waits for the search, so both servers then answer
+        // from a finished one.
+        if finish_hardest_searches(client, &offered).await {
+            offered = client.request("textDocument/codeAction", params).await;
+        }
+        actions.push(offered);
     }
     all["hover"] = json!(hovers);
     all["actions"] = json!(actions);
     all
+}
+
+/// Runs the `boxls.makeHardest` commands among `actions` (the test client applies
+/// nothing); whether there were any.
+async fn finish_hardest_searches(client: &mut Client, actions: &Value) -> bool {
+    let commands: Vec<Value> = actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|action| action["command"]["command"] == "boxls.makeHardest")
+        .map(|action| action["command"].clone())
+        .collect();
+    for command in &commands {
+        client
+            .request_raw(
+                "workspace/executeCommand",
+                json!({ "command": command["command"], "arguments": command["arguments"] }),
+            )
+            .await;
+    }
+    !commands.is_empty()
 }
 
 async fn fresh(text: &str) -> Value {

@@ -1,0 +1,333 @@
+//! *Make Maze #k hardest* and *… keeping the target*: the code actions for the maze at
+//! the cursor, their edit (S, B and T moved, the solution line written, one undoable
+//! edit) once the placement is known — in the action itself when it already is, else
+//! on `codeAction/resolve`, or through the `boxls.makeHardest` command and
+//! `workspace/applyEdit` for clients without resolve. The search runs in `design.rs`;
+//! an edit is built from the text as it is when the search is done, and refused
+//! (`ContentModified`) when the maze it was offered for has changed.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::ops::Range;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, Command, DocumentChanges, OneOf,
+    OptionalVersionedTextDocumentIdentifier, TextDocumentEdit, Uri, WorkspaceEdit,
+};
+
+use super::code_actions::workspace_edit;
+use super::commands::{HARDEST_KIND, MAKE_HARDEST_COMMAND};
+use super::design::{Answer, Design, Hardest, Lookup, Question};
+use super::solves::GridKey;
+use super::state::ClientSupport;
+use super::view::View;
+use super::Backend;
+use crate::design::MAX_CELLS;
+use crate::ide::{hardest_fix, hardest_title, hardest_title_pending};
+use crate::maze::{Grid, Maze};
+
+/// What an offered action stands for: its `data` for resolve, its command's argument
+/// (which a client may also build itself, without `grid`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HardestRequest {
+    /// [`ACTION`] in the actions' data: tells it from other actions'.
+    #[serde(default)]
+    pub action: String,
+    pub uri: String,
+    /// The document version it was offered for.
+    pub version: i32,
+    /// 1-based: Maze #k.
+    pub maze: usize,
+    pub keep_target: bool,
+    /// The maze's grid as offered (a hash): the edit is refused if it has changed.
+    /// Without it, `version` must be the document's version when the command comes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<String>,
+}
+
+const ACTION: &str = "makeHardest";
+
+/// Whether the client asked for this kind (`only` lists kinds or their prefixes).
+fn wanted(only: Option<&[CodeActionKind]>) -> bool {
+    only.is_none_or(|only| {
+        only.iter().any(|prefix| {
+            HARDEST_KIND == prefix.as_str()
+                || HARDEST_KIND.starts_with(&format!("{}.", prefix.as_str()))
+        })
+    })
+}
+
+/// The largest maze the design searches take under the configured solve limit.
+fn fits(view: &View, grid: &Grid) -> bool {
+    grid.cell_count() <= MAX_CELLS.min(view.config.max_cells)
+}
+
+pub fn fingerprint(grid: &Grid) -> String {
+    let mut hasher = DefaultHasher::new();
+    grid.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
+/// The two actions for the maze at `range`'s start, with their edits when the
+/// placements are known; the searches not yet done are started and kept going for
+/// this document until its next request.
+pub fn code_actions(
+    design: &Arc<Design>,
+    view: &View,
+    uri: &Uri,
+    range: Range<usize>,
+    only: Option<&[CodeActionKind]>,
+    support: ClientSupport,
+) -> Vec<CodeActionOrCommand> {
+    if !wanted(only) || !(support.code_action_literals || support.apply_edit) {
+        return Vec::new();
+    }
+    let file = view.file();
+    let found = file
+        .maze_at(range.start)
+        .and_then(|(maze, _)| Some((maze, maze.grid.as_ref()?)))
+        .filter(|(_, grid)| fits(view, grid));
+    let Some((maze, grid)) = found else {
+        design.prefetch(uri, Vec::new());
+        return Vec::new();
+    };
+    let key = GridKey::new(grid);
+    let mut tickets = Vec::new();
+    let mut actions = Vec::new();
+    for keep_target in [false, true] {
+        let request = HardestRequest {
+            action: ACTION.to_string(),
+            uri: uri.as_str().to_string(),
+            version: view.version,
+            maze: maze.index,
+            keep_target,
+            grid: Some(fingerprint(grid)),
+        };
+        match design.lookup(&key, Question::Hardest { keep_target }) {
+            Lookup::Ready(Answer::Hardest(Some(hardest))) if moves_something(grid, &hardest) => {
+                actions.push(ready(view, uri, maze, grid, &hardest, request, support));
+            }
+            // Nothing to move, no solvable placement, or a search that failed.
+            Lookup::Ready(_) => {}
+            Lookup::Pending(ticket) => {
+                tickets.push(ticket);
+                actions.push(pending(maze.index, request, support));
+            }
+        }
+    }
+    design.prefetch(uri, tickets);
+    actions
+}
+
+fn moves_something(grid: &Grid, hardest: &Hardest) -> bool {
+    let p = &hardest.placement;
+    (p.player, p.boxed, p.target) != (grid.player, grid.boxed, grid.target)
+}
+
+fn command(title: String, request: &HardestRequest) -> Command {
+    Command {
+        title,
+        command: MAKE_HARDEST_COMMAND.to_string(),
+        arguments: Some(vec![serde_json::to_value(request).unwrap_or(Value::Null)]),
+    }
+}
+
+/// The action with its title's counts and its edit.
+fn ready(
+    view: &View,
+    uri: &Uri,
+    maze: &Maze,
+    grid: &Grid,
+    hardest: &Hardest,
+    request: HardestRequest,
+    support: ClientSupport,
+) -> CodeActionOrCommand {
+    let title = hardest_title(
+        maze.index,
+        request.keep_target,
+        hardest.before,
+        &hardest.placement,
+    );
+    if !support.code_action_literals {
+        return CodeActionOrCommand::Command(command(title, &request));
+    }
+    let fix = hardest_fix(
+        &view.text,
+        maze,
+        grid,
+        &hardest.placement,
+        &hardest.path,
+        title.clone(),
+    );
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title,
+        kind: Some(CodeActionKind::new(HARDEST_KIND)),
+        edit: Some(workspace_edit(view, uri, &fix.edits)),
+        ..CodeAction::default()
+    })
+}
+
+/// The action before its placement is known: resolved later, or run as a command.
+fn pending(index: usize, request: HardestRequest, support: ClientSupport) -> CodeActionOrCommand {
+    let title = hardest_title_pending(index, request.keep_target);
+    if !support.code_action_literals {
+        return CodeActionOrCommand::Command(command(title, &request));
+    }
+    let (data, command) = if support.code_action_resolve {
+        (serde_json::to_value(&request).ok(), None)
+    } else {
+        (None, Some(command(title.clone(), &request)))
+    };
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title,
+        kind: Some(CodeActionKind::new(HARDEST_KIND)),
+        data,
+        command,
+        ..CodeAction::default()
+    })
+}
+
+/// The request behind an action to resolve, if it is one of these.
+pub fn resolve_request(action: &CodeAction) -> Option<HardestRequest> {
+    let request: HardestRequest = serde_json::from_value(action.data.clone()?).ok()?;
+    (request.action == ACTION).then_some(request)
+}
+
+fn content_modified(index: usize) -> Error {
+    Error {
+        code: ErrorCode::ContentModified,
+        message: format!("Maze #{index} has changed since the action was offered").into(),
+        data: None,
+    }
+}
+
+/// Maze `index` of the view, if it is valid.
+fn valid(view: &View, index: usize) -> Option<(&Maze, &Grid)> {
+    let maze = view.parsed.mazes.get(index.wrapping_sub(1))?;
+    Some((maze, maze.grid.as_ref()?))
+}
+
+/// The maze the request names, if its grid is still `offered` (a [`fingerprint`]).
+fn offered<'a>(view: &'a View, index: usize, offered: &str) -> Result<(&'a Maze, &'a Grid)> {
+    valid(view, index)
+        .filter(|(_, grid)| fingerprint(grid) == offered)
+        .ok_or_else(|| content_modified(index))
+}
+
+impl Backend {
+    /// `codeAction/resolve` for these actions: waits for the search, fills in the edit.
+    pub(super) async fn resolve_hardest(
+        &self,
+        request: HardestRequest,
+        mut action: CodeAction,
+    ) -> Result<CodeAction> {
+        let (title, edits, view) = self.hardest_edits(&request).await?;
+        let uri = parse_uri(&request.uri)?;
+        action.title = title;
+        action.edit = Some(workspace_edit(&view, &uri, &edits));
+        action.data = None;
+        Ok(action)
+    }
+
+    /// `boxls.makeHardest`: the edit to send with `workspace/applyEdit`, at the
+    /// document's version when the client takes versioned edits.
+    pub(super) async fn make_hardest(&self, argument: Value) -> Result<WorkspaceEdit> {
+        let request: HardestRequest = serde_json::from_value(argument)
+            .map_err(|e| Error::invalid_params(format!("boxls.makeHardest: {e}")))?;
+        let (_, edits, view) = self.hardest_edits(&request).await?;
+        let uri = parse_uri(&request.uri)?;
+        let edit = workspace_edit(&view, &uri, &edits);
+        if !self.design.versioned_edits.load(Ordering::Relaxed) {
+            return Ok(edit);
+        }
+        let edits = edit
+            .changes
+            .and_then(|mut changes| changes.remove(&uri))
+            .unwrap_or_default();
+        Ok(WorkspaceEdit {
+            document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier {
+                    uri,
+                    version: Some(view.version),
+                },
+                edits: edits.into_iter().map(OneOf::Left).collect(),
+            }])),
+            ..WorkspaceEdit::default()
+        })
+    }
+
+    /// Waits for the placement, then builds the edit from the document as it is now
+    /// (with the view it was built from), if the maze is still the one offered.
+    async fn hardest_edits(
+        &self,
+        request: &HardestRequest,
+    ) -> Result<(String, Vec<crate::maze::TextEdit>, View)> {
+        let uri = parse_uri(&request.uri)?;
+        let not_open = || Error::invalid_params("document is not open");
+        let view = self.view(&uri)?.ok_or_else(not_open)?;
+        let grid = match &request.grid {
+            Some(grid) => grid.clone(),
+            None if view.version == request.version => valid(&view, request.maze)
+                .map(|(_, grid)| fingerprint(grid))
+                .ok_or_else(|| {
+                    Error::invalid_params(format!("there is no valid Maze #{}", request.maze))
+                })?,
+            None => return Err(content_modified(request.maze)),
+        };
+        let key = GridKey::new(offered(&view, request.maze, &grid)?.1);
+        let question = Question::Hardest {
+            keep_target: request.keep_target,
+        };
+        let answer = self.design.answer(&key, question).await;
+        let hardest = match answer {
+            Some(Answer::Hardest(Some(hardest))) => hardest,
+            Some(Answer::Hardest(None)) => {
+                return Err(Error::invalid_params(format!(
+                    "Maze #{} has no solvable placement",
+                    request.maze
+                )))
+            }
+            Some(Answer::Failed(message)) => return Err(internal(&message)),
+            Some(Answer::Map(_)) | None => return Err(internal("the search was cancelled")),
+        };
+        // The document may have changed while the search ran.
+        let view = self.view(&uri)?.ok_or_else(not_open)?;
+        let (title, edits) = self.guarded("codeAction/resolve", || {
+            let (maze, grid) = offered(&view, request.maze, &grid)?;
+            let title = hardest_title(
+                maze.index,
+                request.keep_target,
+                hardest.before,
+                &hardest.placement,
+            );
+            let fix = hardest_fix(
+                &view.text,
+                maze,
+                grid,
+                &hardest.placement,
+                &hardest.path,
+                title,
+            );
+            Ok((fix.title, fix.edits))
+        })??;
+        Ok((title, edits, view))
+    }
+}
+
+fn parse_uri(uri: &str) -> Result<Uri> {
+    uri.parse()
+        .map_err(|_| Error::invalid_params(format!("not a URI: {uri}")))
+}
+
+fn internal(message: &str) -> Error {
+    Error {
+        code: ErrorCode::InternalError,
+        message: message.to_string().into(),
+        data: None,
+    }
+}
