@@ -60,10 +60,12 @@ export function previewHtml(r: PageResources): string {
         <button id="fit" type="button" title="Fit the board (F)" aria-label="Fit the board">${ICONS.fit}</button>
         <button id="follow" type="button" title="Follow the box (B)" aria-label="Follow the box" aria-pressed="true">${ICONS.follow}</button>
       </span>
+      <button id="difficulty" type="button" title="Difficulty layer: each cell shaded by the pushes the box needs from there (D)" aria-label="Difficulty layer" aria-pressed="false">${ICONS.difficulty}</button>
     </div>
     <div id="viewport">
       <canvas id="board" role="img" aria-roledescription="maze board" tabindex="0"
         title="Wheel or pinch to zoom, drag to pan; Shift+arrows pan, + and - zoom"></canvas>
+      <div id="cell-tip" role="tooltip" hidden></div>
     </div>
     <p id="position" class="visually-hidden" aria-live="polite"></p>
     <ul id="legend" aria-label="Legend">
@@ -75,6 +77,9 @@ export function previewHtml(r: PageResources): string {
       <li><span class="swatch floor box"></span>box</li>
       <li><span class="swatch floor player"></span>player</li>
     </ul>
+    <p id="difficulty-legend" hidden>Pushes with the box starting on a cell:
+      <span class="heat-bar"></span><span id="difficulty-range"></span>
+      <span class="swatch unsolvable"></span>unsolvable</p>
   </div>
 </main>
 <script nonce="${r.nonce}" src="${escapeAttr(r.scriptUri)}"></script>

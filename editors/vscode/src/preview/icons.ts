@@ -10,5 +10,6 @@ export const ICONS = {
   zoomIn: '<svg viewBox="0 0 16 16" aria-hidden="true"><rect x="2" y="7" width="12" height="2"/><rect x="7" y="2" width="2" height="12"/></svg>',
   zoomOut: '<svg viewBox="0 0 16 16" aria-hidden="true"><rect x="2" y="7" width="12" height="2"/></svg>',
   fit: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M1 1h5v2H3v3H1zM10 1h5v5h-2V3h-3zM1 10h2v3h3v2H1zM13 10h2v5h-5v-2h3z"/></svg>',
+  difficulty: '<svg viewBox="0 0 16 16" aria-hidden="true"><rect x="1" y="9" width="4" height="6" opacity="0.45"/><rect x="6" y="5" width="4" height="10" opacity="0.7"/><rect x="11" y="1" width="4" height="14"/></svg>',
   follow: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M7 0h2v4H7zM7 12h2v4H7zM0 7h4v2H0zM12 7h4v2h-4z"/><rect x="5" y="5" width="6" height="6" rx="1"/></svg>',
 };

@@ -2,18 +2,21 @@
 // the maze at the cursor and plays its optimal solution (data from `boxls/replay`).
 // Like Markdown's preview it follows the active `.box` editor and its cursor, and
 // redraws as the text changes; an answer for an older version of the text is dropped.
+// With the page's difficulty layer on, each board's map (`boxls/difficulty`) follows it.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 import { makeNonce, previewHtml } from './html';
 import { MazeState, Note, noBoard, parseMazeState } from './maze';
 import { parseReplay } from './replay';
+import { parseDifficulty } from './difficulty';
 
 export const PREVIEW_COMMAND = 'boxls.showPreviewToSide';
 const VIEW_TYPE = 'boxls.preview';
 const MAZE_REQUEST = 'boxls/maze';
 const REPLAY_REQUEST = 'boxls/replay';
 const SETTLED_REQUEST = 'boxls/settled';
+const DIFFICULTY_REQUEST = 'boxls/difficulty';
 
 export function registerPreview(
   context: vscode.ExtensionContext,
@@ -37,6 +40,9 @@ class Preview implements vscode.Disposable {
   /** The board the webview shows (document, version, maze): sent once, not per refresh. */
   private shown: { key: string; panel: vscode.WebviewPanel } | undefined;
   private readonly listeners: vscode.Disposable[] = [];
+  /** The page's difficulty layer is on; the board whose map it has (the `shown` key). */
+  private difficulty = false;
+  private mapKey: string | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -105,10 +111,17 @@ class Preview implements vscode.Disposable {
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'preview.css')).toString(),
       nonce: makeNonce(),
     });
-    panel.webview.onDidReceiveMessage((msg: { type?: string }) => {
+    panel.webview.onDidReceiveMessage((msg: { type?: string; difficulty?: boolean }) => {
       // The page (re)loaded, e.g. after the panel was hidden: send it the current state.
       if (msg?.type === 'ready') {
         this.shown = undefined;
+        this.difficulty = false;
+        this.mapKey = undefined;
+        this.schedule(0);
+      } else if (msg?.type === 'layer') {
+        // Switched on: the next refresh sends the map of the board shown.
+        this.difficulty = msg.difficulty === true;
+        this.mapKey = undefined;
         this.schedule(0);
       }
     });
@@ -206,6 +219,7 @@ class Preview implements vscode.Disposable {
     if (this.shown?.key === key && this.shown.panel === panel) {
       // The board shown is this version's: the webview keeps it (and keeps playing).
       void panel.webview.postMessage({ type: 'keep', seq, title });
+      void this.sendDifficulty(client, panel, { document, version, key, where });
       return;
     }
     let answer: unknown;
@@ -232,7 +246,39 @@ class Preview implements vscode.Disposable {
       return;
     } else {
       this.shown = { key, panel };
+      this.mapKey = undefined;
       void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
+      void this.sendDifficulty(client, panel, { document, version, key, where });
+    }
+  }
+
+  /** With the layer on, sends the board's difficulty map once (per board shown). */
+  private async sendDifficulty(client: LanguageClient, panel: vscode.WebviewPanel, board: Board): Promise<void> {
+    if (!this.difficulty || this.mapKey === board.key) {
+      return;
+    }
+    this.mapKey = board.key;
+    let answer: unknown;
+    try {
+      answer = await client.sendRequest(DIFFICULTY_REQUEST, board.where);
+    } catch (err) {
+      this.mapKey = undefined;
+      this.log.warn(`Preview: ${DIFFICULTY_REQUEST}: ${errorText(err)}`);
+      return;
+    }
+    // Still the board shown (a later refresh that kept it leaves it to this answer).
+    const shownNow = this.shown?.key === board.key && this.shown.panel === panel && board.document.version === board.version;
+    if (!shownNow || !this.difficulty || this.mapKey !== board.key) {
+      if (this.mapKey === board.key) {
+        this.mapKey = undefined;
+      }
+      return;
+    }
+    const map = parseDifficulty(answer);
+    if (typeof map === 'string') {
+      this.log.error(`Preview: the server's ${DIFFICULTY_REQUEST} answer is malformed: ${map}`);
+    } else if (map && map.version === board.version) {
+      void panel.webview.postMessage({ type: 'difficulty', map });
     }
   }
 
@@ -255,8 +301,17 @@ class Preview implements vscode.Disposable {
 
   private post(panel: vscode.WebviewPanel, seq: number, title: string, note: Note): void {
     this.shown = undefined;
+    this.mapKey = undefined;
     void panel.webview.postMessage({ type: 'message', seq, title, ...note });
   }
+}
+
+/** A board being shown: the refresh it came from and where the server was asked. */
+interface Board {
+  document: vscode.TextDocument;
+  version: number;
+  key: string;
+  where: { textDocument: { uri: string }; position: unknown };
 }
 
 function isBox(document: vscode.TextDocument): boolean {

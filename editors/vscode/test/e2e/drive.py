@@ -517,6 +517,187 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     wb.ok("typing redraws the preview: unsolvable, broken, then the replay again", "preview-typing")
 
 
+def headers_in(text: str) -> list:
+    """The 1-based line of each maze header in `text` (the `0 0` terminator left out)."""
+    lines = text.splitlines()
+    out, i = [], 0
+    while i < len(lines):
+        m = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", lines[i])
+        if m and (int(m[1]), int(m[2])) != (0, 0):
+            out.append(i + 1)
+            i += int(m[1])
+        i += 1
+    return out
+
+
+def box_here(boxls: str, rows: list) -> dict:
+    """(r, c) -> (pushes, moves) or None, for the box starting on each free cell (the
+    maze's S and T kept), from one `boxls solve` per cell: independent of the server's
+    difficulty map."""
+    out = {}
+    plain = [row.replace("B", ".") for row in rows]
+    for r, row in enumerate(plain):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                continue
+            placed = [x if i != r else x[:c] + "B" + x[c + 1 :] for i, x in enumerate(plain)]
+            text = f"{len(rows)} {len(rows[0])}\n" + "\n".join(placed) + "\n0 0\n"
+            solved = subprocess.run([boxls, "solve", "-"], input=text, capture_output=True, text=True, check=True).stdout
+            answer = solved.splitlines()[1]
+            out[(r, c)] = None if answer == "Impossible." else (sum(ch.isupper() for ch in answer), len(answer))
+    return out
+
+
+def tip_text(cost) -> str:
+    if cost is None:
+        return "box here: unsolvable"
+    return f"box here: {plural(cost[0], 'push', 'pushes')} · {plural(cost[1], 'move', 'moves')}"
+
+
+def saved_text(wb: Workbench, name: str) -> str:
+    """Saves the active editor and returns the file's text as written."""
+    wb.page.keyboard.press("Control+S")
+    dirty = wb.page.locator(f".tabs-container .tab.dirty[data-resource-name='{name}']")
+    wb.wait_for(f"{name} saved", lambda: dirty.count() == 0)
+    return (wb.workspace / name).read_text()
+
+
+def step_make_hardest(wb: Workbench):
+    """*Make Maze #1 hardest* from the Refactor menu: the document becomes what
+    `boxls hardest --maze 1` writes, and one undo takes it all back."""
+    wb.show_tab("sample.box")
+    before = saved_text(wb, "sample.box")
+    expected = subprocess.run([wb.boxls, "hardest", "--maze", "1", "-"], input=before, capture_output=True, text=True, check=True).stdout
+    header = headers_in(before)[0]
+    old_row = before.splitlines()[header]
+    new_row, solution = expected.splitlines()[header : header + 2]
+    if new_row == old_row or not solution.startswith("; solution: "):
+        raise Failure(f"boxls hardest should move maze 1's S, B and T: {old_row!r} -> {new_row!r}, {solution!r}")
+    wb.go_to(header + 1, 3)
+    # The light bulb lists it (with its counts once the server has searched: asked again
+    # until then, the way a user would open the menu again).
+    item = None
+    for _ in range(20):
+        rows = action_menu(wb)
+        item = rows.filter(has_text=re.compile(r"Make Maze #1 hardest \(\d+ → \d+ push"))
+        if item.count() > 0:
+            break
+        wb.page.keyboard.press("Escape")
+        wb.page.wait_for_timeout(500)
+    if not item or item.count() == 0:
+        raise Failure("the light bulb never offered 'Make Maze #1 hardest (… pushes)'")
+    menu = rows.all_inner_texts()
+    print(f"   light bulb: {menu}")
+    if not any("keeping the target" in m for m in menu):
+        raise Failure(f"the light bulb should also offer '… keeping the target': {menu}")
+    wb.ok("the light bulb offers Make Maze #1 hardest and … keeping the target, with the counts", "hardest-lightbulb")
+    wb.page.keyboard.press("Escape")
+    # The Refactor menu (asks for refactor kinds only): run it from there.
+    wb.command("Refactor...")
+    rows = wb.page.locator(".action-widget .monaco-list-row")
+    title = re.compile(r"Make Maze #1 hardest \(\d+ → \d+ push")
+    wb.wait_for("Make Maze #1 hardest in the Refactor menu", lambda: rows.filter(has_text=title).count() == 1)
+    print(f"   refactor menu: {rows.all_inner_texts()}")
+    wb.shot("hardest-refactor-menu")
+    focused = rows.filter(has_text=title).and_(wb.page.locator(".focused"))
+    for _ in range(rows.count() + 1):
+        if focused.count() == 1:
+            break
+        wb.page.keyboard.press("ArrowDown")
+        wb.page.wait_for_timeout(50)
+    wb.page.keyboard.press("Enter")
+    wb.wait_for(f"maze 1 to read {new_row!r} with {solution!r}", lambda: (l := wb.editor_lines()).get(header + 1) == new_row and l.get(header + 2) == solution)
+    after = saved_text(wb, "sample.box")
+    if after != expected:
+        raise Failure(f"the document after Make Maze #1 hardest differs from boxls hardest --maze 1:\n{after!r}\n{expected!r}")
+    wb.ok(f"Make Maze #1 hardest from the Refactor menu wrote what boxls hardest does: {new_row} / {solution}", "hardest-applied")
+    wb.page.keyboard.press("Control+Z")
+    wb.wait_for(f"one undo to bring back {old_row!r}", lambda: (l := wb.editor_lines()).get(header + 1) == old_row and not l.get(header + 2, "").startswith("; solution"))
+    wb.page.keyboard.press("Control+Shift+Z")
+    wb.wait_for("redo to make it hardest again", lambda: wb.editor_lines().get(header + 1) == new_row)
+    if saved_text(wb, "sample.box") != expected:
+        raise Failure("undo then redo should give boxls hardest's text again")
+    wb.ok("one undo takes the whole edit back, redo puts it again", "hardest-undo")
+    return expected
+
+
+def step_difficulty_layer(wb: Workbench, text: str):
+    """The preview's difficulty layer on maze 3: each free cell shaded by its pushes,
+    the legend's range, and hovering a cell (in the preview and in the editor) says what
+    the box would need from there — all checked against `boxls solve` per cell."""
+    header = headers_in(text)[2]
+    rows = maze_rows_of(text, header)
+    costs = box_here(wb.boxls, rows)
+    solvable = {cell: cost for cell, cost in costs.items() if cost}
+    least = min(p for p, _ in solvable.values())
+    most = max(p for p, _ in solvable.values())
+    wb.show_tab("sample.box")
+    wb.go_to(header + 3, 3)
+    frame = wb.page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
+    wb.wait_for("the preview to follow to maze 3", lambda: "Maze #3" in preview_board(frame)["title"] and preview_board(frame)["frame"] == 0)
+    button = frame.locator("#difficulty")
+    button.click()
+    body = frame.locator("body")
+    wb.wait_for("the difficulty layer on", lambda: body.get_attribute("data-difficulty") == "on")
+    legend = frame.locator("#difficulty-legend")
+    want = f"{least} – {plural(most, 'push', 'pushes')}"
+    text_shown = wb.wait_for(f"the legend to read {want!r}", lambda: legend.is_visible() and want in legend.inner_text() and legend.inner_text())
+    if "unsolvable" not in text_shown or button.get_attribute("aria-pressed") != "true":
+        raise Failure(f"the legend should name unsolvable cells, the button be pressed: {text_shown!r}")
+    # The cells' colours: unsolvable ones in their colour; solvable ones the floor mixed
+    # towards the heat colour by their pushes.
+    colours = preview_canvas.palette(frame)
+    board = preview_board(frame)
+    pieces = {tuple(board["player"]), tuple(board["box"]), tuple(find(rows, "T"))}
+    cells = [cell for cell in costs if cell not in pieces]
+    drawn = dict(zip(cells, preview_canvas.cells(frame, cells)))
+    for cell in cells:
+        cost = costs[cell]
+        if cost is None:
+            want_colour = colours["unsolvable"]
+        else:
+            t = 0.15 + 0.85 * ((cost[0] - least) / (most - least) if most > least else 1)
+            want_colour = [round(f + (h - f) * t) for f, h in zip(colours["floor"], colours["heat"])]
+        if preview_canvas.share(drawn[cell], want_colour) < 0.5:
+            raise Failure(f"cell {cell} ({cost}) should be drawn {want_colour}: {drawn[cell]}")
+    wb.ok(f"the difficulty layer shades maze 3's {len(cells)} free cells by pushes; legend: {' '.join(text_shown.split())}", "difficulty-layer")
+
+    # Hover: the hardest cell, the easiest, an unsolvable one.
+    hardest = max(solvable, key=lambda c: solvable[c])
+    easiest = min(solvable, key=lambda c: solvable[c])
+    hopeless = next(c for c, cost in costs.items() if cost is None and c not in pieces)
+    tip = frame.locator("#cell-tip")
+    for cell in (easiest, hopeless, hardest):
+        b = preview_board(frame)
+        x = (b["x"] + (cell[1] + 0.5) * b["cell"]) / b["dpr"]
+        y = (b["y"] + (cell[0] + 0.5) * b["cell"]) / b["dpr"]
+        frame.locator("#board").hover(position={"x": x, "y": y})
+        want = tip_text(costs[cell])
+        wb.wait_for(f"the tip over {cell} to read {want!r}", lambda: tip.is_visible() and tip.inner_text() == want and tip.get_attribute("data-cell") == f"{cell[0]},{cell[1]}")
+    wb.ok(f"hovering cell {hardest} in the preview shows {tip_text(costs[hardest])!r}", "difficulty-hover")
+
+    # The editor's hover on the same cell says the same.
+    wb.show_tab("sample.box")
+    wb.go_to(header + 1 + hardest[0], hardest[1] + 1)
+    wb.command("Show or Focus Hover")
+    hover = wb.page.locator(".monaco-hover:not(.hidden) .hover-contents").first
+    want = tip_text(costs[hardest])
+    wb.wait_for(f"the editor hover to say {want!r}", lambda: want in hover.inner_text())
+    wb.ok(f"the editor's hover on that cell: {want!r}", "difficulty-editor-hover")
+    wb.page.keyboard.press("Escape")
+
+    button.click()
+    wb.wait_for("the layer off again", lambda: body.get_attribute("data-difficulty") == "off" and not legend.is_visible())
+    check_drawn(frame, rows, *preview_canvas.play_moves(rows, "")[0], dead=preview_canvas.dead_squares(wb.boxls, wb.workspace / "sample.box", 3), trail={tuple(board["box"])})
+    wb.ok("the layer off: the board is drawn as before", "difficulty-off")
+
+
+def maze_rows_of(text: str, header_line: int) -> list:
+    lines = text.splitlines()
+    count = int(lines[header_line - 1].split()[0])
+    return lines[header_line : header_line + count]
+
+
 def step_setting_reaches_server(wb: Workbench, hints: dict):
     """A setting changed in the Settings editor reaches the running server (which pulls it)."""
     wb.command("Preferences: Open User Settings")
@@ -585,6 +766,8 @@ def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict, server: str, s
     )
     step_setting_reaches_server(wb, {headers[0]: hints[headers[0]]})
     step_preview(wb, root / "examples/sample.box", headers, hints, answers)
+    text = step_make_hardest(wb)
+    step_difficulty_layer(wb, text)
 
 
 def cli_problems(boxls: str, file: Path) -> list:

@@ -39,7 +39,7 @@ PALETTE_JS = """() => {
   const ctx = scratch.getContext('2d', { willReadFrequently: true });
   const bg = (() => { probe.style.color = 'var(--board-background)'; return getComputedStyle(probe).color; })();
   const out = {};
-  for (const name of ['background', 'rock', 'floor', 'dead', 'dead-flat', 'trail', 'target', 'box', 'player']) {
+  for (const name of ['background', 'rock', 'floor', 'dead', 'dead-flat', 'trail', 'target', 'box', 'player', 'heat', 'unsolvable']) {
     probe.style.color = `var(--board-${name})`;
     ctx.fillStyle = bg;
     ctx.fillRect(0, 0, 1, 1);

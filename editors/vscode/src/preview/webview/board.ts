@@ -6,6 +6,7 @@
 // Zoomed out, it scales from a reduced copy (each pixel the average of 2×2 of the one
 // before), so a big board reads as its average, not as a moiré of sampled cells.
 import { View, Size, visible } from '../view';
+import { PLAIN, UNSOLVABLE } from '../difficulty';
 
 /** The theme's colours for each thing drawn, as CSS colours and as RGBA bytes. */
 export interface Palette {
@@ -17,6 +18,9 @@ export interface Palette {
   /** Dead squares when too small to hatch: between the hatch and the floor. */
   deadFlat: string;
   trail: string;
+  /** The difficulty layer: the most pushes, and the free cells that cannot be solved. */
+  heat: string;
+  unsolvable: string;
   target: string;
   box: string;
   player: string;
@@ -53,7 +57,12 @@ export class BoardPainter {
   private readonly imageCtx: CanvasRenderingContext2D;
   private pixels: ImageData | undefined;
   private words = new Uint32Array(0);
-  private colours = { rock: 0, floor: 0, dead: 0, trail: 0 };
+  private colours = { rock: 0, floor: 0, dead: 0, trail: 0, unsolvable: 0 };
+  /** The floor's and the heat's RGB, mixed per cell by its shade. */
+  private floorRgb = [0, 0, 0];
+  private heatRgb = [0, 0, 0];
+  /** The difficulty layer's shade per cell (see `difficulty.ts`), or null when it is off. */
+  private shades: Float32Array | null = null;
   private palette: Palette | undefined;
   private hatch: CanvasPattern | null = null;
   /** The image halved again and again (index 0 is the image itself). */
@@ -68,6 +77,7 @@ export class BoardPainter {
   setBoard(rows: number, cols: number, cells: string[], dead: [number, number][]): void {
     this.rows = rows;
     this.cols = cols;
+    this.shades = null;
     this.kinds = new Uint8Array(rows * cols);
     for (let r = 0; r < rows; r++) {
       const row = cells[r];
@@ -106,7 +116,10 @@ export class BoardPainter {
       floor: word(palette.floor, under),
       dead: word(palette.deadFlat, under),
       trail: word(palette.trail, under),
+      unsolvable: word(palette.unsolvable, under),
     };
+    this.floorRgb = rgb(this.colours.floor);
+    this.heatRgb = rgb(word(palette.heat, under));
     this.hatch = hatchPattern(palette);
     if (this.pixels) {
       this.paintImage();
@@ -129,6 +142,15 @@ export class BoardPainter {
         const level = this.levels[k];
         level.ctx.putImageData(level.pixels, 0, 0, x, y, 1, 1);
       }
+    }
+  }
+
+  /** The difficulty layer on (each cell's shade) or off (null): the image is repainted. */
+  setShades(shades: Float32Array | null): void {
+    const next = shades && shades.length === this.rows * this.cols ? shades : null;
+    if (next || this.shades) {
+      this.shades = next;
+      this.paintImage();
     }
   }
 
@@ -180,7 +202,8 @@ export class BoardPainter {
     const ctx = this.ctx;
     const p = this.palette as Palette;
     const cell = view.cell;
-    if (this.hatch) {
+    // The difficulty layer colours the dead squares itself (they are unsolvable).
+    if (this.hatch && !this.shades) {
       ctx.fillStyle = this.hatch;
       ctx.beginPath();
       for (let r = v.r0; r < v.r1; r++) {
@@ -272,6 +295,19 @@ export class BoardPainter {
   }
 
   private cellWord(i: number): number {
+    const shade = this.shades ? this.shades[i] : PLAIN;
+    if (shade === UNSOLVABLE) {
+      return this.colours.unsolvable;
+    }
+    if (shade !== PLAIN) {
+      // From a light tint of the heat colour (the fewest pushes) to the full colour.
+      const t = 0.15 + 0.85 * Math.max(0, Math.min(1, shade));
+      const [r, g, b] = this.floorRgb.map((f, k) => Math.round(f + (this.heatRgb[k] - f) * t));
+      return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+    }
+    if (this.shades && this.kinds[i] !== ROCK) {
+      return this.colours.floor; // the start and the target: no trail under the layer
+    }
     if (this.trail[i]) {
       return this.colours.trail;
     }
@@ -346,6 +382,11 @@ const probe = (() => {
     return ctx;
   };
 })();
+
+/** The red, green and blue of an RGBA word. */
+function rgb(w: number): number[] {
+  return [w & 255, (w >>> 8) & 255, (w >>> 16) & 255];
+}
 
 /** A CSS colour as the little-endian RGBA word an ImageData's Uint32Array holds (opaque). */
 export function word(css: string, under = '#000'): number {

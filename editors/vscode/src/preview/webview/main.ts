@@ -4,7 +4,10 @@
 //   { type: 'replay', seq, title, replay, answeredAt }  a solved maze to show
 //   { type: 'keep', seq, title }  the maze shown is still current: keep it
 //   { type: 'message', seq, title, text, kind }  no board: why (broken, unsolvable, …)
-// A message with a lower `seq` than the last one shown is stale and ignored.
+//   { type: 'difficulty', map }  the board's difficulty map (`boxls/difficulty`), for
+//     the difficulty layer; kept only if it is the map of the board shown
+// A message with a lower `seq` than the last one shown is stale and ignored. The page
+// tells the extension when the layer is switched on or off: { type: 'layer', difficulty }.
 //
 // What is drawn is also written on the canvas's data attributes (frame, player, box,
 // the view: device pixels per cell and the board's corner), so tests can find a cell's
@@ -13,6 +16,7 @@ import { ICONS } from '../icons';
 import { Replay, SPEEDS, Track, Trail, counterText, defaultSpeed, nextPush, previousPush, pushPrefix, sameReplay, track } from '../replay';
 import { Size, View, cellAt, clamp, fit, follow, pan, zoomAt, zoomStep } from '../view';
 import { BoardPainter, Palette } from './board';
+import { DifficultyMap, cellText, rangeText, shades } from '../difficulty';
 
 interface ReplayMessage {
   type: 'replay';
@@ -36,7 +40,11 @@ interface TextMessage {
   /** The maze's status (`unsolvable`, `invalid`, …) when the text is about one. */
   status?: string;
 }
-type Incoming = ReplayMessage | KeepMessage | TextMessage;
+interface DifficultyMessage {
+  type: 'difficulty';
+  map: DifficultyMap;
+}
+type Incoming = ReplayMessage | KeepMessage | TextMessage | DifficultyMessage;
 
 declare function acquireVsCodeApi(): { postMessage(msg: unknown): void };
 const vscodeApi = acquireVsCodeApi();
@@ -59,6 +67,10 @@ const zoomInButton = byId<HTMLButtonElement>('zoom-in');
 const fitButton = byId<HTMLButtonElement>('fit');
 const followButton = byId<HTMLButtonElement>('follow');
 const position = byId<HTMLParagraphElement>('position');
+const difficultyButton = byId<HTMLButtonElement>('difficulty');
+const difficultyLegend = byId<HTMLParagraphElement>('difficulty-legend');
+const difficultyRange = byId<HTMLSpanElement>('difficulty-range');
+const tip = byId<HTMLDivElement>('cell-tip');
 
 const painter = new BoardPainter(canvas);
 
@@ -84,11 +96,18 @@ let view: View = { cell: 1, x: 0, y: 0 };
 /** The view is the fitted one (refitted when the panel is resized) until the user zooms or pans. */
 let fitted = true;
 let following = true;
+/** The difficulty layer: switched on, and the map of the board shown once it came. */
+let layer = false;
+let difficulty: DifficultyMap | null = null;
 let drawQueued = false;
 let drawnAt = 0;
 
 window.addEventListener('message', (event: MessageEvent<Incoming>) => {
   const msg = event.data;
+  if (msg?.type === 'difficulty') {
+    takeDifficulty(msg.map);
+    return;
+  }
   if (!msg || typeof msg.seq !== 'number' || msg.seq <= lastSeq) {
     return;
   }
@@ -112,6 +131,8 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
 
 function showMessage(text: string, kind: TextMessage['kind'], status = ''): void {
   pause();
+  difficulty = null;
+  showLayer();
   statusEl.dataset.status = status;
   replay = null;
   stage.hidden = true;
@@ -153,6 +174,8 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   canvas.dataset.rows = String(next.rows);
   canvas.dataset.cols = String(next.cols);
   painter.setBoard(next.rows, next.cols, next.cells, next.dead);
+  difficulty = null;
+  showLayer();
   painter.setTrail(played.box[0], true);
   measure();
   refit();
@@ -257,6 +280,75 @@ function draw(): void {
     d.openMs = drawnAt > 0 ? String(Date.now() - drawnAt) : '';
     drawnAt = 0;
   }
+}
+
+// --- the difficulty layer -----------------------------------------------------------
+
+/** Keeps a map the extension sent if it is the board's (same maze, version and size). */
+function takeDifficulty(map: DifficultyMap): void {
+  const fits =
+    !!replay &&
+    map.rows === replay.rows &&
+    map.cols === replay.cols &&
+    (replay.maze === undefined || replay.maze === map.maze) &&
+    (replay.version === undefined || replay.version === map.version);
+  if (fits && layer) {
+    difficulty = map;
+    showLayer();
+  }
+}
+
+function setLayer(on: boolean): void {
+  layer = on;
+  difficultyButton.setAttribute('aria-pressed', String(on));
+  if (!on) {
+    difficulty = null;
+  }
+  showLayer();
+  vscodeApi.postMessage({ type: 'layer', difficulty: on });
+}
+
+/** Shades the board and shows the legend while the layer is on and its map is in. */
+function showLayer(): void {
+  const active = layer && !!difficulty;
+  painter.setShades(active && difficulty ? shades(difficulty) : null);
+  difficultyLegend.hidden = !active;
+  difficultyRange.textContent = active && difficulty ? rangeText(difficulty) : '';
+  document.body.dataset.difficulty = active ? 'on' : layer ? 'waiting' : 'off';
+  if (!active) {
+    hideTip();
+  }
+  queueDraw();
+}
+
+function hideTip(): void {
+  tip.hidden = true;
+  tip.textContent = '';
+  delete tip.dataset.cell;
+}
+
+/** Over a cell with the layer on: what the box would need from there, by the pointer. */
+function showTip(e: PointerEvent): void {
+  if (!replay || !difficulty || pointers.size > 0) {
+    hideTip();
+    return;
+  }
+  const r = canvas.getBoundingClientRect();
+  const at = cellAt(view, (e.clientX - r.left) * dpr, (e.clientY - r.top) * dpr, replay.rows, replay.cols);
+  const text = at && cellText(difficulty, at[0], at[1]);
+  if (!at || !text) {
+    hideTip();
+    return;
+  }
+  tip.textContent = text;
+  tip.dataset.cell = at.join(',');
+  tip.hidden = false;
+  // Beside the pointer, inside the viewport.
+  const room = viewport.getBoundingClientRect();
+  const x = Math.min(e.clientX - room.left + 14, room.width - tip.offsetWidth - 2);
+  const y = e.clientY - room.top + 18 + tip.offsetHeight > room.height ? e.clientY - room.top - tip.offsetHeight - 8 : e.clientY - room.top + 18;
+  tip.style.left = `${Math.max(0, x)}px`;
+  tip.style.top = `${Math.max(0, y)}px`;
 }
 
 // --- playing ------------------------------------------------------------------------
@@ -418,6 +510,8 @@ const lift = (e: PointerEvent) => {
   pointers.delete(e.pointerId);
   pinch = 1;
 };
+canvas.addEventListener('pointermove', showTip);
+canvas.addEventListener('pointerleave', hideTip);
 canvas.addEventListener('pointerup', lift);
 canvas.addEventListener('pointercancel', lift);
 
@@ -474,6 +568,8 @@ function readPalette(): Palette {
     dead: colour('dead'),
     deadFlat: colour('dead-flat'),
     trail: colour('trail'),
+    heat: colour('heat'),
+    unsolvable: colour('unsolvable'),
     target: colour('target'),
     box: colour('box'),
     player: colour('player'),
@@ -505,6 +601,7 @@ zoomInButton.addEventListener('click', () => zoom(1));
 zoomOutButton.addEventListener('click', () => zoom(-1));
 fitButton.addEventListener('click', refit);
 followButton.addEventListener('click', () => setFollowing(!following));
+difficultyButton.addEventListener('click', () => setLayer(!layer));
 speedSelect.value = String(speed);
 
 document.addEventListener('keydown', (e) => {
@@ -541,6 +638,8 @@ document.addEventListener('keydown', (e) => {
     refit();
   } else if (e.key === 'b' || e.key === 'B') {
     setFollowing(!following);
+  } else if (e.key === 'd' || e.key === 'D') {
+    setLayer(!layer);
   } else if (e.key === '>' || e.key === '.') {
     changeSpeed(1);
   } else if (e.key === '<' || e.key === ',') {
