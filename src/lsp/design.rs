@@ -58,8 +58,11 @@ const CACHE_BYTES: usize = 64 << 20;
 /// The shared searches of one server.
 pub struct Design {
     inner: Mutex<Inner>,
-    /// Searches running at once (each is one blocking thread).
+    /// Hardest-placement searches running at once (each is one blocking thread) ...
     permits: Semaphore,
+    /// ... and difficulty maps, apart: a map (about one solve) never waits behind a
+    /// hardest placement (up to seconds), so a hover answers promptly.
+    map_permits: Semaphore,
 }
 
 #[derive(Default)]
@@ -124,6 +127,7 @@ impl Default for Design {
         Design {
             inner: Mutex::default(),
             permits: Semaphore::new(workers),
+            map_permits: Semaphore::new(workers),
         }
     }
 }
@@ -190,7 +194,11 @@ impl Design {
         cancel: Arc<AtomicBool>,
         sender: watch::Sender<Option<Answer>>,
     ) {
-        let answer = match self.permits.acquire().await {
+        let permits = match key.1 {
+            Question::Map => &self.map_permits,
+            Question::Hardest { .. } => &self.permits,
+        };
+        let answer = match permits.acquire().await {
             Ok(_permit) if !cancel.load(Ordering::Relaxed) => {
                 let (grid, question) = (key.0.clone(), key.1);
                 let flag = cancel.clone();
@@ -334,10 +342,9 @@ mod tests {
     async fn a_search_nobody_wants_is_cancelled_and_not_cached() {
         let design = Arc::new(Design::default());
         let grid = key(&ROOM);
-        // Both permits taken: the search waits, and is dropped before it starts.
-        let held = design
-            .permits
-            .acquire_many(design.permits.available_permits() as u32);
+        // Every map permit taken: the search waits, and is dropped before it starts.
+        let permits = &design.map_permits;
+        let held = permits.acquire_many(permits.available_permits() as u32);
         let held = held.await.expect("permits");
         let Lookup::Pending(ticket) = design.lookup(&grid, Question::Map) else {
             panic!("not known yet");
@@ -351,6 +358,19 @@ mod tests {
             design.lookup(&grid, Question::Map),
             Lookup::Pending(_)
         ));
+    }
+
+    #[tokio::test]
+    async fn a_map_does_not_wait_behind_hardest_placements() {
+        let design = Arc::new(Design::default());
+        let permits = &design.permits;
+        let _held = permits
+            .acquire_many(permits.available_permits() as u32)
+            .await;
+        let grid = key(&ROOM);
+        let map = design.answer(&grid, Question::Map).await;
+        let expected = design::difficulty_map(grid.grid()).expect("small");
+        assert_eq!(map, Some(Answer::Map(Arc::new(expected))));
     }
 
     #[tokio::test]

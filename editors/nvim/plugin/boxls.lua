@@ -35,7 +35,13 @@ vim.api.nvim_create_autocmd('LspAttach', {
 -- Cells: the player, the box and the target in three distinct bold colours, dead squares
 -- on a shaded background (which keeps the cell's own colour), in 256-colour terminals
 -- (cterm) and with 'termguicolors' alike, for dark and light backgrounds. Rock and free
--- are for :BoxPlay's board (in the buffer they keep the colorscheme's colours).
+-- are for :BoxPlay's board (in the buffer they keep the colorscheme's colours), and so
+-- are the difficulty map's nine shades, cool to hot (BoxlsMap1 … BoxlsMap9, black digits),
+-- and its unsolvable mark.
+local map_shades = {
+  dark = { 30, '#008787', 36, '#00af87', 70, '#5faf00', 106, '#87af00', 142, '#afaf00', 178, '#d7af00', 172, '#d78700', 166, '#d75f00', 160, '#d70000' },
+  light = { 116, '#87d7d7', 115, '#87d7af', 150, '#afd787', 186, '#d7d787', 222, '#ffd787', 216, '#ffaf87', 210, '#ff8787', 204, '#ff5f87', 197, '#ff005f' },
+}
 local palette = {
   dark = {
     BoxlsPlayer = { ctermfg = 39, fg = '#00afff', bold = true },
@@ -44,6 +50,7 @@ local palette = {
     BoxlsDead = { ctermbg = 52, bg = '#5f0000' },
     BoxlsRock = { ctermfg = 244, fg = '#808080' },
     BoxlsFree = { ctermfg = 240, fg = '#585858' },
+    BoxlsMapUnsolvable = { ctermfg = 203, fg = '#ff5f5f', bold = true },
   },
   light = {
     BoxlsPlayer = { ctermfg = 25, fg = '#005faf', bold = true },
@@ -52,8 +59,14 @@ local palette = {
     BoxlsDead = { ctermbg = 224, bg = '#ffd7d7' },
     BoxlsRock = { ctermfg = 244, fg = '#808080' },
     BoxlsFree = { ctermfg = 250, fg = '#bcbcbc' },
+    BoxlsMapUnsolvable = { ctermfg = 160, fg = '#d70000', bold = true },
   },
 }
+for background, shades in pairs(map_shades) do
+  for level = 1, #shades / 2 do
+    palette[background]['BoxlsMap' .. level] = { ctermfg = 16, fg = '#000000', ctermbg = shades[2 * level - 1], bg = shades[2 * level], bold = true }
+  end
+end
 
 -- Semantic tokens: each of the server's token types and modifiers (checked against
 -- `boxls lsp --print-schema` by test/e2e.lua) linked to a group. `default = true` lets

@@ -312,7 +312,28 @@ local function check_waiting(tmp)
       return check(vim.trim(l[1]) == board and l[2]:find(status, 1, true) == 1, string.format(':BoxPlay `%s`: %s, %s', keys, board, status), table.concat(l, '\n'))
     end
     shown('0', '●■·◎', 'move 0 of 2 · push 0 of 2 · paused')
-    shown('l', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused')
+    -- The difficulty map (d): the box on the first `.` needs 1 push; the box is drawn
+    -- over its own cell's 2; a legend; asked for once, however often it is toggled.
+    local asked = stats()['boxls/difficulty'] or 0
+    vim.api.nvim_feedkeys('d', 'x', false)
+    -- The map comes from the server: wait for it (the status line says it is shown).
+    wait_for(function()
+      return (vim.api.nvim_buf_get_lines(pbuf, 1, 2, false)[1] or ''):find('· map$') ~= nil
+    end)
+    shown('', '●■1◎', 'move 0 of 2 · push 0 of 2 · paused · map')
+    local l = vim.api.nvim_buf_get_lines(pbuf, 0, -1, false)
+    check(l[3] == 'pushes if the box starts here: 1 2 · × unsolvable', ':BoxPlay `d`: the legend under the status line', table.concat(l, '\n'))
+    local marks = vim.api.nvim_buf_get_extmarks(pbuf, vim.api.nvim_create_namespace('boxls.play'), { 0, 0 }, { 0, -1 }, { details = true })
+    local shade = {}
+    for _, m in ipairs(marks) do
+      shade[#shade + 1] = m[4].hl_group
+    end
+    check(vim.tbl_contains(shade, 'BoxlsMap5') and vim.fn.hlexists('BoxlsMap5') == 1, ':BoxPlay `d`: the 1 in its shade (level 1 of 2: BoxlsMap5 of 9)', vim.inspect(shade))
+    shown('l', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused · map')
+    shown('d', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused')
+    shown('d', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused · map')
+    shown('d', '·●■◎', 'move 1 of 2 · push 1 of 2 · paused')
+    check((stats()['boxls/difficulty'] or 0) - asked == 1, ':BoxPlay asks boxls/difficulty once for the map, toggled four times', vim.inspect(stats()))
     shown('$', '··●▣', 'move 2 of 2 · push 2 of 2 · end')
     vim.api.nvim_feedkeys('q', 'x', false)
     check(wait_for(function()
@@ -339,10 +360,164 @@ local function check_waiting(tmp)
     return lines(buf)[3] == '; solution: EE'
   end), ':BoxSolveAll, once solved, writes the line', table.concat(lines(buf), '\n'))
 
+  -- :BoxHardest: waits like the others, then resolves the action (the scripted server
+  -- offers it without its edit) and applies it as one undo step.
+  fake:notify('fake/hold', {})
+  local solved_text = lines(buf)
+  before, from = stats(), #notes + 1
+  vim.cmd('BoxHardest')
+  said = noted('Maze #1', from)
+  check(said == 'boxls: Maze #1 is still being solved; it is made hardest when it is solved', ':BoxHardest on a maze still being solved says it waits', said)
+  check_no_polling(before, ':BoxHardest')
+  check(vim.deep_equal(lines(buf), solved_text), ':BoxHardest changes nothing while the maze is being solved', table.concat(lines(buf), '\n'))
+  from = #notes + 1
+  fake:notify('fake/release', {})
+  said = noted('made hardest', from)
+  check(said == 'boxls: Maze #1 made hardest: 2 pushes · 2 moves → 2 pushes · 2 moves', ':BoxHardest, once solved, says what the maze was and is', said)
+  local hardest_text = { '1 4', 'T.BS', '; solution: WW', '0 0' }
+  check(vim.deep_equal(lines(buf), hardest_text), ':BoxHardest moves T, B and S and replaces the solution line (resolved)', table.concat(lines(buf), '\n'))
+  check((stats()['codeAction/resolve'] or 0) - (before['codeAction/resolve'] or 0) == 1, ':BoxHardest resolves the action the server offered without its edit', vim.inspect(stats()))
+  vim.cmd('silent undo')
+  check(vim.deep_equal(lines(buf), solved_text), ':BoxHardest is one undo step', table.concat(lines(buf), '\n'))
+  vim.cmd('silent redo')
+  check(vim.deep_equal(lines(buf), hardest_text), ':BoxHardest: redo makes it hardest again', table.concat(lines(buf), '\n'))
+  vim.cmd('silent undo')
+  -- With the target kept nothing moves here: the action offered before the search was
+  -- done fails to resolve, the plugin asks again, the server offers nothing, it is said.
+  before, from = stats(), #notes + 1
+  vim.cmd('BoxHardest!')
+  said = noted('harder', from)
+  check(said == 'boxls: the server offers no harder placement for Maze #1 (2 pushes · 2 moves): its S, B and T are the hardest already, or the maze is too large to search', ':BoxHardest! (target kept) where nothing would move says so', said)
+  local asked = stats()
+  check((asked['codeAction/resolve'] or 0) - (before['codeAction/resolve'] or 0) == 1 and (asked['textDocument/codeAction'] or 0) - (before['textDocument/codeAction'] or 0) == 2, ':BoxHardest!: the resolve that found nothing to move, then the actions asked again (none)', vim.inspect(asked))
+  check(vim.deep_equal(lines(buf), solved_text), ':BoxHardest! where nothing would move changes nothing', table.concat(lines(buf), '\n'))
+
   fake:stop()
   check(wait_for(function()
     return fake:is_stopped()
   end, 5000), 'the scripted server exits after shutdown/exit')
+end
+
+--- :BoxPlay's difficulty map in `f`'s fitted view, on a room larger than the headless
+--- window: each block shows the highest level of its cells (`×` if they are all
+--- unsolvable), the levels cut from the pushes as the README says, the pushes from one
+--- `boxls solve` of a file holding the room once per cell with the box moved there.
+local function check_fit_map(exe, tmp)
+  local R, C = 20, 76
+  local rows = {}
+  for r = 0, R - 1 do
+    local row = {}
+    for c = 0, C - 1 do
+      row[c + 1] = (r % 4 == 2 and c % 6 == 3) and '#' or '.'
+    end
+    rows[r + 1] = row
+  end
+  rows[1][1], rows[2][2], rows[19][71] = 'S', 'B', 'T'
+  for r = 1, R do
+    rows[r] = table.concat(rows[r])
+  end
+  local path = tmp .. '/room.box'
+  vim.fn.writefile(vim.list_extend({ R .. ' ' .. C }, vim.list_extend(vim.deepcopy(rows), { '0 0' })), path)
+  -- One maze per free cell (but S's and T's), the box moved there.
+  local cells, file = {}, {}
+  for r = 1, R do
+    for c = 1, C do
+      local ch = rows[r]:sub(c, c)
+      if ch == '.' or ch == 'B' then
+        cells[#cells + 1] = { r - 1, c - 1 }
+        file[#file + 1] = R .. ' ' .. C
+        for r2 = 1, R do
+          local moved = rows[r2]:gsub('B', '.')
+          file[#file + 1] = r2 == r and (moved:sub(1, c - 1) .. 'B' .. moved:sub(c + 1)) or moved
+        end
+      end
+    end
+  end
+  file[#file + 1] = '0 0'
+  vim.fn.writefile(file, tmp .. '/room-cells.box')
+  local answers = vim.system({ exe, 'solve', tmp .. '/room-cells.box' }, { text = true }):wait().stdout
+  local pushes, most, k = {}, 0, 0
+  for l in answers:gmatch('[^\n]+') do
+    if l == 'Impossible.' or l:match('^[nsewNSEW]+$') then
+      k = k + 1
+      local cell = cells[k]
+      local p = l ~= 'Impossible.' and select(2, l:gsub('[NSEW]', '')) or false
+      pushes[cell[1] * C + cell[2]] = p
+      most = math.max(most, p or 0)
+    end
+  end
+  if not check(k == #cells, string.format('boxls solve answers the %d mazes of the room, one per cell', #cells), k) then
+    return
+  end
+  local buf = open(path)
+  attached(buf)
+  settled_hints(buf, 1)
+  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  vim.cmd('BoxPlay')
+  if not check(wait_for(function()
+    return #floats() == 1
+  end), ':BoxPlay opens on the 20×76 room') then
+    return
+  end
+  local pbuf = vim.api.nvim_win_get_buf(floats()[1])
+  vim.api.nvim_feedkeys('0f', 'x', false)
+  local status = vim.api.nvim_buf_get_lines(pbuf, 0, -1, false)
+  local kr, kc = table.concat(status, '\n'):match('fit: (%d+)×(%d+) per cell')
+  kr, kc = tonumber(kr), tonumber(kc)
+  if not check(kr ~= nil, ':BoxPlay `f` fits the room (the headless window is smaller)', table.concat(status, '\n')) then
+    return
+  end
+  vim.api.nvim_feedkeys('d', 'x', false)
+  local shown
+  wait_for(function()
+    shown = vim.api.nvim_buf_get_lines(pbuf, 0, -1, false)
+    -- (`· map` ends the status line once the map is shown; `· map: asking` before)
+    return vim.iter(shown):any(function(l)
+      return l:find('^move %d.*· map$') ~= nil
+    end)
+  end)
+  -- The fitted board as the README says, with the map: box, player, target, rock where
+  -- most of a block is rock, else the highest level of its cells, else `×`, else floor.
+  local width = math.max(1, math.ceil(most / 9))
+  local want = {}
+  for i = 0, math.ceil(R / kr) - 1 do
+    local glyphs = {}
+    for j = 0, math.ceil(C / kc) - 1 do
+      local rock, all, level, unsolvable, has = 0, 0, nil, false, {}
+      for r = i * kr, math.min(R, (i + 1) * kr) - 1 do
+        for c = j * kc, math.min(C, (j + 1) * kc) - 1 do
+          local ch = rows[r + 1]:sub(c + 1, c + 1)
+          all = all + 1
+          rock = rock + (ch == '#' and 1 or 0)
+          has[ch] = true
+          local p = pushes[r * C + c]
+          if p then
+            level = math.max(level or 0, math.max(1, math.ceil(p / width)))
+          elseif p == false then
+            unsolvable = true
+          end
+        end
+      end
+      glyphs[#glyphs + 1] = has.B and '■' or has.S and '●' or has.T and '◎' or 2 * rock > all and '█'
+        or level and tostring(level) or unsolvable and '×' or '·'
+    end
+    want[#want + 1] = table.concat(glyphs)
+  end
+  local board = {}
+  for _, l in ipairs(shown) do
+    if l:find('^%s*move %d') then
+      break
+    end
+    if vim.trim(l) ~= '' then
+      board[#board + 1] = vim.trim(l)
+    end
+  end
+  log('      fitted map (%d×%d per cell, the hardest cell %d pushes):\n        %s', kr, kc, most, table.concat(board, '\n        '))
+  check(table.concat(board, '\n') == table.concat(want, '\n'), ':BoxPlay `f` then `d`: each block shows the highest level of its cells (the CLI\'s pushes)', 'want:\n' .. table.concat(want, '\n') .. '\ngot:\n' .. table.concat(shown, '\n') .. '\nlast message: ' .. tostring(notes[#notes]))
+  vim.api.nvim_feedkeys('q', 'x', false)
+  wait_for(function()
+    return #floats() == 0
+  end)
 end
 
 local function main()
@@ -580,6 +755,55 @@ local function main()
   vim.cmd('BoxSolveAll')
   said = noted('no solution to write', from)
   check(said == 'boxls: no solution to write (3 already optimal, 1 unsolvable)', ':BoxSolveAll with every solution written says so', said)
+
+  ---------------------------------------------------------------------------
+  -- :BoxHardest (the server's `refactor.rewrite.hardest` actions): the buffer as `boxls
+  -- hardest --maze k [--keep-target]` writes the file, the CLI's counts said, one undo
+  -- step. Maze 2 tells the two actions apart: unsolvable as it is, solvable once its
+  -- target moves, never with it kept (then the server offers nothing, and it is said).
+  local hard = tmp .. '/hard.box'
+  copy(root .. '/examples/sample.box', hard)
+  local original = vim.fn.readfile(hard)
+  local hbuf = open(hard)
+  check(attached(hbuf), 'boxls attaches to a fourth .box buffer')
+  settled_hints(hbuf, 4)
+  local cases = {
+    { maze = 3, keep = false, cursor = { 9, 3 } }, -- maze 3, the box's row
+    { maze = 3, keep = true, cursor = { 9, 3 } },
+    { maze = 2, keep = false, cursor = { 4, 2 } },
+    { maze = 2, keep = true, cursor = { 4, 2 } },
+  }
+  for _, case in ipairs(cases) do
+    local command = case.keep and 'BoxHardest keep' or 'BoxHardest'
+    local what = string.format(':%s in maze %d', command, case.maze)
+    local r = vim.system({ exe, 'hardest', '--maze', tostring(case.maze), hard, case.keep and '--keep-target' or nil }, { text = true }):wait()
+    local want = vim.split(r.stdout, '\n', { plain = true })
+    if want[#want] == '' then
+      table.remove(want)
+    end
+    local counts = r.stderr:match('Maze #' .. case.maze .. ': ([^\n]+)')
+    local placed = counts and not counts:find('no solvable placement', 1, true)
+    vim.api.nvim_win_set_cursor(0, case.cursor)
+    from = #notes + 1
+    vim.cmd(command)
+    said = noted('Maze #' .. case.maze, from)
+    log('      %s: %s (boxls hardest: %s)', what, tostring(said), tostring(counts))
+    if placed then
+      check(said == string.format('boxls: Maze #%d made hardest%s: %s', case.maze, case.keep and ' keeping its target' or '', counts), what .. ' says what the maze was and is, as `boxls hardest` does', r.stderr)
+      check(vim.deep_equal(lines(hbuf), want), string.format('%s: the buffer reads as `boxls hardest --maze %d%s` writes the file', what, case.maze, case.keep and ' --keep-target' or ''), 'want:\n' .. table.concat(want, '\n') .. '\ngot:\n' .. table.concat(lines(hbuf), '\n'))
+      from = #notes + 1
+      vim.cmd('BoxSolve')
+      local solved = noted('Maze #' .. case.maze, from)
+      check(solved ~= nil and solved:find('already records its optimal solution', 1, true) ~= nil, what .. ' wrote the optimal solution line (:BoxSolve has nothing to write)', solved)
+      vim.cmd('silent undo')
+      check(vim.deep_equal(lines(hbuf), original), what .. ', then :undo: the sample as it was (one undo step)', table.concat(lines(hbuf), '\n'))
+    else
+      check(counts ~= nil and said ~= nil and said == 'boxls: the server offers no harder placement for Maze #' .. case.maze .. ' (unsolvable): none is solvable, or the maze is too large to search', what .. ' (no solvable placement, as `boxls hardest` says) says the server offers none', tostring(said) .. '\n' .. r.stderr)
+      check(vim.deep_equal(lines(hbuf), original), what .. ' changes nothing', table.concat(lines(hbuf), '\n'))
+    end
+  end
+
+  check_fit_map(exe, tmp)
 
   ---------------------------------------------------------------------------
   -- A .txt file with the same content: no boxls.

@@ -3,15 +3,22 @@
 real server passes through too quickly to be caught on a fast machine, held for as long
 as the test wants.
 
-It serves the editor contract (README, "Custom requests") for a document with one maze
-whose optimal solution is SOLUTION: `boxls/maze` and `boxls/mazes` answer
-`status: "solving"` and `boxls/settled` does not answer while the test holds the
-solve; `fake/release` (a notification) finishes it: the held `boxls/settled` requests
-are answered, and `boxls/maze` answers `solved` from then on. `fake/hold` starts
-holding again. The code actions write `; solution: SOLUTION` (only once solved), and
-`boxls/replay` answers the start and the move string. `fake/stats` answers how many of
-each request it was sent (the test checks the plugin waits on `boxls/settled` rather
-than asking again and again).
+It serves the editor contract (README, "Custom requests") for a document with one maze,
+a corridor one row high (S, B and T in it, B between S and T): `boxls/maze` and
+`boxls/mazes` answer `status: "solving"` and `boxls/settled` does not answer while the
+test holds the solve; `fake/release` (a notification) finishes it: the held
+`boxls/settled` requests are answered, and `boxls/maze` answers `solved` from then on.
+`fake/hold` starts holding again. The code actions (only once solved) write the
+`; solution:` line, or make the corridor hardest: `refactor.rewrite.hardest`, offered
+without its edit (`data`) and filled in on `codeAction/resolve`, as the real server does
+while it searches: T at the first cell, B and S at the far end (`T..BS`), or with the
+target kept. Until an action has been resolved once for a row it is offered that way;
+its resolve fails when nothing would move (as the real server's does when its search
+finds nothing to offer), and from then on it is not offered. `boxls/difficulty` answers the map
+(pushes and moves with the box on each cell), `boxls/replay` the start and the move
+string. `fake/stats` answers how many of each request it was sent (the test checks the
+plugin waits on `boxls/settled` rather than asking again and again, and asks for the map
+once).
 
 Speaks JSON-RPC with Content-Length framing on stdin/stdout; full text sync.
 """
@@ -19,10 +26,10 @@ import json
 import re
 import sys
 
-SOLUTION = "EE"  # the optimal moves of the test's maze `1 4` / `SB.T`: two pushes east
-PUSHES = 2
+HARDEST_KIND = "refactor.rewrite.hardest"
 
 docs = {}  # uri -> {"version": int, "lines": [str]}
+searched = set()  # (row, keep target) of each hardest action resolved once
 held = True
 waiting = []  # (id, uri) of each boxls/settled request not answered yet
 counts = {}
@@ -60,13 +67,31 @@ def maze_of(uri):
     if last + 1 < len(lines):
         m = re.match(r"^; solution:\s*(\S*)", lines[last + 1])
         if m:
-            recorded = {"moves": m.group(1), "optimal": m.group(1) == SOLUTION}
+            recorded = {"moves": m.group(1), "optimal": m.group(1) == solution(uri)}
     return {"header": 0, "last": last, "rows": rows, "cols": cols, "recorded": recorded}
+
+
+def corridor(uri):
+    """The maze's one row and the columns of S, B and T in it."""
+    row = docs[uri]["lines"][1]
+    return row, row.index("S"), row.index("B"), row.index("T")
+
+
+def solution_of(row, s, b, t):
+    """The optimal moves of a corridor with B between S and T: walk up to B, push it on."""
+    if s < b < t:
+        return "e" * (b - 1 - s) + "E" * (t - b)
+    return "w" * (s - b - 1) + "W" * (b - t)
+
+
+def solution(uri):
+    return solution_of(*corridor(uri))
 
 
 def state(uri):
     maze = maze_of(uri)
     solved = not held
+    path = solution(uri)
     return {
         "version": docs[uri]["version"],
         "maze": 1,
@@ -76,42 +101,127 @@ def state(uri):
         "cols": maze["cols"],
         "status": "solved" if solved else "solving",
         "reason": None if solved else "Maze #1 is still being solved",
-        "pushes": PUSHES if solved else None,
-        "moves": len(SOLUTION) if solved else None,
-        "solution": SOLUTION if solved else None,
+        "pushes": sum(c.isupper() for c in path) if solved else None,
+        "moves": len(path) if solved else None,
+        "solution": path if solved else None,
         "recorded": maze["recorded"],
         "firstError": None,
     }
 
 
-def solution_edit(uri):
+def line_edit(uri, path):
     """The edit writing (or replacing) the solution line after the maze's last row."""
     maze = maze_of(uri)
     line = maze["last"] + 1
     end = line + 1 if maze["recorded"] else line
     return {
-        "changes": {
-            uri: [
-                {
-                    "range": {"start": {"line": line, "character": 0}, "end": {"line": end, "character": 0}},
-                    "newText": "; solution: %s\n" % SOLUTION,
-                }
-            ]
-        }
+        "range": {"start": {"line": line, "character": 0}, "end": {"line": end, "character": 0}},
+        "newText": "; solution: %s\n" % path,
     }
+
+
+def solution_edit(uri):
+    return {"changes": {uri: [line_edit(uri, solution(uri))]}}
+
+
+def hardest_row(row, t, keep):
+    """The hardest corridor: T at one end, B and S at the other; the first T when both
+    ends are as hard (or T where it is, with the target kept)."""
+    n = len(row)
+    if keep:
+        s, b = (n - 1, n - 2) if t < (n - 1) - t else (0, 1)
+        t_at = t
+    else:
+        t_at, b, s = 0, n - 2, n - 1
+    cells = ["."] * n
+    cells[s], cells[b], cells[t_at] = "S", "B", "T"
+    return "".join(cells)
+
+
+def hardest_edit(uri, keep):
+    """The one edit making the corridor hardest: its cells, then its solution line."""
+    row, _, _, t = corridor(uri)
+    new = hardest_row(row, t, keep)
+    edits = [
+        {"range": {"start": {"line": 1, "character": c}, "end": {"line": 1, "character": c + 1}}, "newText": new[c]}
+        for c in range(len(row))
+        if row[c] != new[c]
+    ]
+    if not edits:
+        return None
+    edits.append(line_edit(uri, solution_of(new, new.index("S"), new.index("B"), new.index("T"))))
+    return {"changes": {uri: edits}}
+
+
+def wants(only, kind):
+    """Whether `only` (kinds or their prefixes) asks for `kind`."""
+    return any(kind == k or kind.startswith(k + ".") for k in only)
 
 
 def code_actions(params):
     uri = params["textDocument"]["uri"]
     maze = maze_of(uri)
-    if held or (maze["recorded"] and maze["recorded"]["optimal"]):
+    if held:
         return []
     actions = []
     only = params.get("context", {}).get("only") or ["refactor.rewrite", "source.boxls.insertAllSolutions"]
-    for kind in only:
-        if kind in ("refactor.rewrite", "source.boxls.insertAllSolutions"):
+    optimal = maze["recorded"] and maze["recorded"]["optimal"]
+    for kind in ("refactor.rewrite", "source.boxls.insertAllSolutions"):
+        if wants(only, kind) and not optimal:
             actions.append({"title": "Insert optimal solution", "kind": kind, "edit": solution_edit(uri)})
+    if wants(only, HARDEST_KIND):
+        for keep in (False, True):
+            if (corridor(uri)[0], keep) not in searched or hardest_edit(uri, keep):
+                data = {"action": "makeHardest", "uri": uri, "version": docs[uri]["version"], "keepTarget": keep, "row": corridor(uri)[0]}
+                actions.append({"title": "Make Maze #1 hardest", "kind": HARDEST_KIND, "data": data})
     return actions
+
+
+def resolve(action):
+    """The hardest action's edit, refused (ContentModified) if the maze has changed."""
+    data = action.get("data") or {}
+    uri = data.get("uri")
+    if uri not in docs or corridor(uri)[0] != data.get("row"):
+        return {"error": {"code": -32801, "message": "Maze #1 has changed since the action was offered"}}
+    searched.add((data["row"], data["keepTarget"]))
+    edit = hardest_edit(uri, data["keepTarget"])
+    if not edit:
+        return {"error": {"code": -32602, "message": "Maze #1: nothing to move"}}
+    action = dict(action, edit=edit)
+    action.pop("data")
+    return {"result": action}
+
+
+def difficulty(uri):
+    """The map of the corridor: with the box between S and T, the walk up to it and the
+    pushes on; elsewhere unsolvable."""
+    row, s, _, t = corridor(uri)
+    kinds, pushes, moves = [], [], []
+    for c, cell in enumerate(row):
+        if cell in "ST":
+            kinds.append(cell)
+            pushes.append(None)
+            moves.append(None)
+        elif min(s, t) < c < max(s, t):
+            path = solution_of(row, s, c, t)
+            kinds.append(".")
+            pushes.append(sum(ch.isupper() for ch in path))
+            moves.append(len(path))
+        else:
+            kinds.append("x")
+            pushes.append(None)
+            moves.append(None)
+    solved = [p for p in pushes if p is not None]
+    return {
+        "version": docs[uri]["version"],
+        "maze": 1,
+        "rows": 1,
+        "cols": len(row),
+        "kinds": ["".join(kinds)],
+        "pushes": [pushes],
+        "moves": [moves],
+        "maxPushes": max(solved, default=0),
+    }
 
 
 def replay(uri):
@@ -126,8 +236,8 @@ def replay(uri):
         "rows": maze["rows"],
         "cols": maze["cols"],
         "cells": cells,
-        "moves": SOLUTION,
-        "pushes": PUSHES,
+        "moves": solution(uri),
+        "pushes": sum(c.isupper() for c in solution(uri)),
         "frames": [],
         "start": {"player": find("S"), "box": find("B")},
         "dead": [],
@@ -153,7 +263,10 @@ def handle(message):
         result = {
             "capabilities": {
                 "textDocumentSync": {"openClose": True, "change": 1},
-                "codeActionProvider": {"codeActionKinds": ["refactor.rewrite", "source.boxls.insertAllSolutions"]},
+                "codeActionProvider": {
+                    "codeActionKinds": ["refactor.rewrite", "source.boxls.insertAllSolutions", HARDEST_KIND],
+                    "resolveProvider": True,
+                },
             },
             "serverInfo": {"name": "boxls-fake", "version": "0"},
         }
@@ -191,6 +304,10 @@ def handle(message):
         result = {"version": docs[uri]["version"], "published": 1}
     elif method == "textDocument/codeAction":
         result = code_actions(params)
+    elif method == "codeAction/resolve":
+        return send(dict(resolve(params), id=id))
+    elif method == "boxls/difficulty":
+        result = difficulty(uri)
     elif method == "boxls/replay":
         result = replay(uri)
     elif method == "fake/stats":

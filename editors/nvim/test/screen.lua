@@ -583,6 +583,184 @@ local function check_boxplay(sample)
   check(closed, ':BoxPlay: Esc closes the window')
 end
 
+--- The difficulty map of `rows` (a maze's rows) as :BoxPlay draws it at the start, the
+--- way the plugin's README says: each free cell but S's and T's solved by the CLI with
+--- the box moved there (one `boxls solve` of a file holding one maze per cell), its
+--- pushes cut into levels 1–9 (the pushes themselves when the hardest cell needs at most
+--- nine, else ceil(pushes / ceil(most / 9))), `×` where unsolvable; the box and the
+--- player drawn over their cells. Returns the board, the legend line and the level of
+--- each cell drawn as one ('r,c', 0-based → level).
+local function difficulty_board(rows)
+  local cells, file = {}, {}
+  for r, row in ipairs(rows) do
+    for c = 1, #row do
+      local ch = row:sub(c, c)
+      if ch == '.' or ch == 'B' then
+        cells[#cells + 1] = { r, c }
+        file[#file + 1] = #rows .. ' ' .. #row
+        for r2, row2 in ipairs(rows) do
+          local moved = row2:gsub('B', '.')
+          if r2 == r then
+            moved = moved:sub(1, c - 1) .. 'B' .. moved:sub(c + 1)
+          end
+          file[#file + 1] = moved
+        end
+      end
+    end
+  end
+  file[#file + 1] = '0 0'
+  write(tmp .. '/cells.box', file)
+  local answers = vim.split(boxls_cli('solve', tmp .. '/cells.box'), '\n', { plain = true })
+  local pushes, k, most = {}, 0, 0
+  for _, l in ipairs(answers) do
+    if l == 'Impossible.' or l:match('^[nsewNSEW]+$') then
+      k = k + 1
+      pushes[k] = l ~= 'Impossible.' and select(2, l:gsub('[NSEW]', '')) or false
+      most = math.max(most, pushes[k] or 0)
+    end
+  end
+  assert(k == #cells, 'boxls solve answered ' .. k .. ' of ' .. #cells .. ' mazes')
+  local width = math.max(1, math.ceil(most / 9))
+  local glyph, levels = {}, {}
+  for i, cell in ipairs(cells) do
+    local level = pushes[i] and math.max(1, math.ceil(pushes[i] / width))
+    glyph[cell[1] .. ',' .. cell[2]] = level and tostring(level) or '×'
+    -- (the box's own cell is drawn as the box, in the box's colour)
+    if rows[cell[1]]:sub(cell[2], cell[2]) ~= 'B' then
+      levels[(cell[1] - 1) .. ',' .. (cell[2] - 1)] = level or nil
+    end
+  end
+  local board = {}
+  for r, row in ipairs(rows) do
+    local out = {}
+    for c = 1, #row do
+      local ch = row:sub(c, c)
+      out[c] = ch == '#' and GLYPH.rock or ch == 'S' and GLYPH.player or ch == 'B' and GLYPH.box
+        or ch == 'T' and GLYPH.target or glyph[r .. ',' .. c]
+    end
+    board[r] = table.concat(out)
+  end
+  local legend = { 'pushes if the box starts here:' }
+  for level = 1, math.max(1, math.ceil(most / width)) do
+    if width == 1 then
+      legend[#legend + 1] = tostring(level)
+    else
+      local lo, hi = (level - 1) * width + 1, math.min(most, level * width)
+      legend[#legend + 1] = lo == hi and string.format('%d %d', level, lo) or string.format('%d %d–%d', level, lo, hi)
+    end
+  end
+  legend[#legend + 1] = '· × unsolvable'
+  return board, table.concat(legend, ' '), levels
+end
+
+--- :BoxPlay's difficulty map on the sample's maze 3: `d` draws it over the board at the
+--- start (checked cell by cell against the CLI), with its legend and a shade per level;
+--- `d` again takes it off.
+local function check_difficulty_map(sample)
+  local rows3 = vim.list_slice(sample, 6, 12)
+  local path3 = vim.fn.readfile(root .. '/examples/sample.out')[8]
+  local want, legend, levels = difficulty_board(rows3)
+  ex('9')
+  ex('BoxPlay')
+  local w
+  local opened = wait_screen(function(l)
+    w = player_window(l, #rows3, #rows3[1])
+    return w ~= nil
+  end)
+  if not check(opened, ':BoxPlay opens on maze 3 for the map', screen_text()) then
+    return
+  end
+  press('Space')
+  press('0')
+  local at_start = wait_screen(function(l)
+    w = player_window(l, #rows3, #rows3[1])
+    return w ~= nil and w.k == 0 and w.status:find('paused', 1, true) ~= nil
+  end)
+  check(at_start, ':BoxPlay: space, 0: paused at the start', w and w.status)
+  --- The line under the status line, from the status line's first column on.
+  local function under_status(l)
+    local status = l[w.row]
+    local first = #chars(status:sub(1, status:find('move', 1, true) - 1)) + 1
+    return table.concat(vim.list_slice(chars(l[w.row + 1] or ''), first, first + #chars(legend) - 1))
+  end
+  press('d')
+  local shown, l = wait_screen(function(l)
+    w = player_window(l, #rows3, #rows3[1])
+    return w ~= nil and w.status:find('· map', 1, true) ~= nil and table.concat(w.board, '\n') == table.concat(want, '\n')
+      and under_status(l) == legend
+  end)
+  log('      map of maze 3 (from %d CLI solves):\n        %s\n        %s', vim.tbl_count(levels), table.concat(want, '\n        '), legend)
+  check(shown, ':BoxPlay `d`: every free cell shows its level of pushes (the CLI\'s, cell by cell), × where unsolvable, and the legend', 'want:\n' .. table.concat(want, '\n') .. '\n' .. legend .. '\nscreen:\n' .. screen_text(l))
+  snapshot('boxplay-map')
+  -- The shades: every level's cells on one background, each level its own.
+  local ansi = screen_ansi()
+  local by_level, bgs, same = {}, {}, true
+  for key, level in pairs(levels) do
+    local r, c = key:match('(%d+),(%d+)')
+    local cell = cells(ansi[w.row - #rows3 + tonumber(r)] or '')[w.col + tonumber(c)] or {}
+    same = same and cell.bg ~= '' and (by_level[level] == nil or by_level[level] == cell.bg)
+    by_level[level] = cell.bg
+  end
+  for _, bg in pairs(by_level) do
+    bgs[bg] = true
+  end
+  check(same and vim.tbl_count(bgs) == vim.tbl_count(by_level), string.format(':BoxPlay `d`: %d levels in %d shades', vim.tbl_count(by_level), vim.tbl_count(bgs)), vim.inspect(by_level))
+  press('d')
+  local off, l2 = wait_screen(function(l)
+    w = player_window(l, #rows3, #rows3[1])
+    return w ~= nil and w.status:find('map', 1, true) == nil and table.concat(w.board, '\n') == table.concat(board_after(rows3, path3, 0), '\n')
+      and not screen_text(l):find('pushes if the box starts here', 1, true)
+  end)
+  check(off, ':BoxPlay `d` again: the board without the map, no legend', screen_text(l2))
+  press('q')
+  check(wait_screen(function(l)
+    return player_window(l, #rows3, #rows3[1]) == nil
+  end), ':BoxPlay (map): q closes the window')
+end
+
+--- :BoxHardest on a copy of the sample, maze 3: the buffer shows what `boxls hardest
+--- --maze 3` writes (and `keep`: `--keep-target`), the message says what the maze was
+--- and is (the CLI's counts), and `u` takes it back.
+local function check_boxhardest(sample)
+  write(tmp .. '/hardest.box', sample)
+  local function cli(...)
+    local r = vim.system({ 'boxls', 'hardest', '--maze', '3', tmp .. '/hardest.box', ... }, { text = true }):wait()
+    local before, after = r.stderr:match('Maze #3: (.-) → ([^\n]+)')
+    return vim.split(vim.trim(r.stdout), '\n', { plain = true }), before, after
+  end
+  ex('edit hardest.box')
+  check_hints(expected_hints(sample, labels_from_answers(root .. '/examples/sample.out')), 'hardest.box: open, every maze solved')
+  for _, keep in ipairs({ false, true }) do
+    local want, before, after = cli(keep and '--keep-target' or nil)
+    local command = keep and 'BoxHardest keep' or 'BoxHardest'
+    ex('9')
+    ex(command)
+    local said = string.format('boxls: Maze #3 made hardest%s: %s → %s', keep and ' keeping its target' or '', before, after)
+    check_shown(said, string.format(':%s says what maze 3 was and is (%s → %s, as `boxls hardest` says)', command, before, after))
+    local ok, ls = wait_screen(function(l)
+      for lnum = 0, #want - 1 do
+        if drawn(l, lnum):sub(1, #want[lnum + 1]) ~= want[lnum + 1] then
+          return false
+        end
+      end
+      return true
+    end)
+    check(ok, string.format(':%s: the buffer reads as `boxls hardest --maze 3%s` writes it', command, keep and ' --keep-target' or ''), 'want:\n' .. table.concat(want, '\n') .. '\nscreen:\n' .. screen_text(ls))
+    snapshot(keep and 'boxhardest-keep' or 'boxhardest')
+    ex('undo')
+    local undone, ls2 = wait_screen(function(l)
+      for lnum = 0, #sample - 1 do
+        if drawn(l, lnum):sub(1, #sample[lnum + 1]) ~= sample[lnum + 1] then
+          return false
+        end
+      end
+      return true
+    end)
+    check(undone, string.format(':%s, then :undo: the sample as it was (one undo step)', command), screen_text(ls2))
+  end
+  ex('write')
+end
+
 --- Player and box (0-based row, column) after the first `k` moves of `path` on `rows`.
 local function positions_after(rows, path, k)
   local player, box
@@ -741,6 +919,10 @@ local function check_bigplay(rows, path)
   snapshot('bigplay-fit')
   press('f')
   check_view(':BoxPlay 2000x2000: f again: back to the view around the box', #path)
+  -- Too large for the server's design search: no map (null), and it is said.
+  press('d')
+  check_shown('boxls: no difficulty map: the server has no map of this maze', ':BoxPlay 2000x2000 `d`: the server has no map of a maze this large, and it is said')
+  check_view(':BoxPlay 2000x2000 after `d`: the board as it was', #path)
   -- Speed while playing (a figure for the README, not a check).
   press('0')
   press('Space')
@@ -844,9 +1026,11 @@ local function main()
   ---------------------------------------------------------------------------
   -- :BoxPlay: maze 3 played in a floating window.
   check_boxplay(sample)
+  check_difficulty_map(sample)
   ex('4') -- maze 2's row
   ex('BoxPlay')
   check_shown('boxls: nothing to play: Maze #2 is unsolvable: ', ':BoxPlay in an unsolvable maze says so')
+  check_boxhardest(sample)
 
   ---------------------------------------------------------------------------
   -- The same on a busy machine, for the sample turned each other way (new content,

@@ -17,6 +17,9 @@ local M = {}
 M.SOLVE_KIND = 'refactor.rewrite'
 --- Kind of the server's source action that writes every maze's solution line.
 M.SOLVE_ALL_KIND = 'source.boxls.insertAllSolutions'
+--- Kind of the server's *Make Maze #k hardest* code actions (with the target moved, and
+--- kept); a sub-kind of SOLVE_KIND, which :BoxSolve therefore asks for exactly.
+M.HARDEST_KIND = 'refactor.rewrite.hardest'
 
 --- The server's semantic token types, each linked to the group it is drawn with
 --- (`@lsp.type.<type>.box`). test/e2e.lua checks these against the legend
@@ -275,26 +278,32 @@ end
 ---------------------------------------------------------------------------
 -- :BoxSolve and :BoxSolveAll
 
---- Requests the code actions of `kind` at `range` and applies the first one.
+--- The LSP error code of a request the document changed under (ContentModified).
+local CONTENT_MODIFIED = -32801
+
+--- Requests the code actions of `kind` (exactly: not its sub-kinds) at `range` and
+--- applies the first one, or the one `pick(actions)` chooses among them, as one undo
+--- step. `callback(applied, err)`: err when resolving it failed (`changed`: the
+--- document changed meanwhile, worth asking again).
 ---@param client vim.lsp.Client
 ---@param bufnr integer
 ---@param range lsp.Range
 ---@param kind string
----@param callback fun(applied: boolean)
-local function apply_action(client, bufnr, range, kind, callback)
+---@param callback fun(applied: boolean, err: string?, changed: boolean?)
+---@param pick? fun(actions: lsp.CodeAction[]): lsp.CodeAction?
+function M.apply_action(client, bufnr, range, kind, callback, pick)
   local params = {
     textDocument = vim.lsp.util.make_text_document_params(bufnr),
     range = range,
     context = { only = { kind }, diagnostics = {}, triggerKind = 1 },
   }
   client:request('textDocument/codeAction', params, function(err, actions)
-    local chosen
-    for _, action in ipairs(err == nil and type(actions) == 'table' and actions or {}) do
-      local k = action.kind or ''
-      if not chosen and (k == kind or k:sub(1, #kind + 1) == kind .. '.') then
-        chosen = action
-      end
-    end
+    local of_kind = vim.tbl_filter(function(action)
+      return action.kind == kind
+    end, err == nil and type(actions) == 'table' and actions or {})
+    local chosen = (pick or function(list)
+      return list[1]
+    end)(of_kind)
     if not chosen then
       return callback(false)
     end
@@ -302,8 +311,8 @@ local function apply_action(client, bufnr, range, kind, callback)
     if not chosen.edit and chosen.data ~= nil and client:supports_method('codeAction/resolve', bufnr) then
       return client:request('codeAction/resolve', chosen, function(resolve_err, resolved)
         if resolve_err or type(resolved) ~= 'table' then
-          notify('codeAction/resolve failed: ' .. (resolve_err and resolve_err.message or 'no action'), vim.log.levels.ERROR)
-          return callback(false)
+          local message = resolve_err and resolve_err.message or 'no action'
+          return callback(false, 'codeAction/resolve failed: ' .. message, resolve_err ~= nil and resolve_err.code == CONTENT_MODIFIED)
         end
         callback(M.apply_code_action(client, bufnr, resolved))
       end, bufnr)
@@ -312,12 +321,20 @@ local function apply_action(client, bufnr, range, kind, callback)
   end, bufnr)
 end
 
+local apply_action = M.apply_action
+
 --- Applies a code action's edit, then runs its command (the LSP order). Returns whether
 --- it had anything to do.
 ---@param client vim.lsp.Client
 ---@param bufnr integer
 ---@param action lsp.CodeAction|lsp.Command
 function M.apply_code_action(client, bufnr, action)
+  -- One undo step of its own: not joined to the change made just before it.
+  if vim.api.nvim_buf_is_valid(bufnr) then
+    vim.api.nvim_buf_call(bufnr, function()
+      vim.cmd('let &undolevels = &undolevels')
+    end)
+  end
   if action.edit then
     vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
   end
@@ -366,7 +383,10 @@ function M.solve()
       if not to_write(state) then
         return notify(M.why_no_solution(bufnr, state), state.status == 'solved' and vim.log.levels.INFO or vim.log.levels.WARN)
       end
-      apply_action(client, bufnr, header_range(state), M.SOLVE_KIND, function(applied)
+      apply_action(client, bufnr, header_range(state), M.SOLVE_KIND, function(applied, err)
+        if err then
+          return notify(err, vim.log.levels.ERROR)
+        end
         if applied then
           return notify(string.format('Maze #%d is solved; its solution is written (%s)', state.maze, M.counts(state)))
         end
@@ -420,7 +440,10 @@ function M.solve_all()
       end
     end
     if #written > 0 then
-      return apply_action(client, bufnr, range, M.SOLVE_ALL_KIND, function(applied)
+      return apply_action(client, bufnr, range, M.SOLVE_ALL_KIND, function(applied, err)
+        if err then
+          return notify(err, vim.log.levels.ERROR)
+        end
         if applied then
           return notify(string.format('%s written (Maze %s)', plural(#written, 'solution'), table.concat(written, ', ')))
         end

@@ -1,7 +1,8 @@
 -- :BoxPlay — the optimal solution of the maze under the cursor, played in a floating
 -- window: the board in Unicode glyphs with the plugin's highlights, a `move k of M · push
 -- p of P` line, and keys: space pause/play, h/← l/→ one move back/forward, 0/$ first/last,
--- f fit the whole maze in the window (or back to the cells around the box), q/Esc close.
+-- f fit the whole maze in the window (or back to the cells around the box), d the
+-- difficulty map over the board (or off again), q/Esc close.
 --
 -- A maze larger than the window is shown through a viewport that follows the box. The
 -- moves are played out here from the server's start and move string (`boxls/replay` with
@@ -10,6 +11,7 @@
 local M = {}
 
 local boxls = require('boxls')
+local difficulty = require('boxls.difficulty')
 
 M.GLYPHS = {
   rock = '█',
@@ -69,10 +71,17 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field left integer first maze column in view (0-based)
 ---@field height integer board rows shown
 ---@field width integer board columns shown
----@field win_w integer
+---@field win_w integer the window's width now
+---@field base_w integer its width without the map's legend
+---@field max_w integer the widest it may be
 ---@field large boolean the maze does not fit in the window
 ---@field fitting boolean the whole maze is shown scaled down (`f`)
 ---@field fit boxls.Fit? computed on the first `f`
+---@field map boxls.Difficulty? the difficulty map, asked for on the first `d`
+---@field fit_map table<integer, table<integer, integer|true>>? per fitted block, its hardest level (true: only unsolvable cells)
+---@field mapping boolean the map is shown
+---@field asking boolean the map has been asked for and has not come yet
+---@field ask_map fun(callback: fun(map: boxls.Difficulty?, err: string?))
 ---@field playing boolean
 ---@field buf integer
 ---@field win integer
@@ -208,6 +217,63 @@ local function fit_kind_at(p, i, j)
   return f.kinds[i][j]
 end
 
+--- The glyph, group and dead shading of maze cell (r, c) in the current frame: with the
+--- map shown, a free cell the map has a value for shows its level (or the unsolvable
+--- mark) instead, and dead squares are not shaded (the map says more).
+---@param p boxls.Player
+local function cell_at(p, r, c)
+  local kind = kind_at(p, r, c)
+  if p.mapping and kind == 'free' then
+    local glyph, group = difficulty.cell(p.map, r, c)
+    if glyph then
+      return glyph, group, false
+    end
+  end
+  return M.GLYPHS[kind], HL[kind], not p.mapping and kind ~= 'rock' and p.dead[key(p, r, c)] == true
+end
+
+--- The map of the fitted board: per block, the highest level of its cells, or true if
+--- the map's cells there are all unsolvable. Worked out once, on the first `d` in fit.
+---@param p boxls.Player
+local function fit_map_of(p)
+  local f, map = p.fit, p.map
+  local out = {}
+  for i = 0, f.h - 1 do
+    out[i] = {}
+  end
+  local cols = map.cols
+  for r = 0, map.rows - 1 do
+    local blocks, base = out[math.floor(r / f.kr)], r * cols + 1
+    for c = 0, cols - 1 do
+      local kind, j = map.kind[base + c], math.floor(c / f.kc)
+      if kind == 'solved' then
+        local level = difficulty.level(map, map.pushes[base + c])
+        local was = blocks[j]
+        blocks[j] = (type(was) == 'number' and math.max(was, level)) or level
+      elseif kind == 'unsolvable' and blocks[j] == nil then
+        blocks[j] = true
+      end
+    end
+  end
+  return out
+end
+
+--- The glyph and group of block (i, j) of the fitted board in the current frame.
+---@param p boxls.Player
+local function fit_cell_at(p, i, j)
+  local kind = fit_kind_at(p, i, j)
+  if p.mapping and kind == 'free' then
+    p.fit_map = p.fit_map or fit_map_of(p)
+    local level = p.fit_map[i][j]
+    if level == true then
+      return difficulty.UNSOLVABLE, 'BoxlsMapUnsolvable'
+    elseif level then
+      return tostring(level), difficulty.shade(p.map, level)
+    end
+  end
+  return M.GLYPHS[kind], HL[kind]
+end
+
 ---@param p boxls.Player
 local function status_line(p)
   local state = p.playing and 'playing' or (p.frame == p.count and 'end' or 'paused')
@@ -217,21 +283,93 @@ local function status_line(p)
   elseif p.large then
     line = line .. string.format(' · rows %d–%d, cols %d–%d', p.top + 1, p.top + p.height, p.left + 1, p.left + p.width)
   end
+  if p.mapping then
+    line = line .. ' · map'
+  elseif p.asking then
+    line = line .. ' · map: asking the server'
+  end
   return line
 end
 
-local HELP = 'space play/pause · h/l step · f fit · q close'
+local HELP = 'space play/pause · h/l step · f fit · d map · q close'
 
---- One board row: its text and highlight runs { first byte, last byte + 1, group }
---- (cells of one group side by side make one run).
-local function row_of(indent, n, kind_of, dead_of)
+--- How wide the map's legend is on one line.
+---@param map boxls.Difficulty
+local function legend_width(map)
+  local items = difficulty.legend(map)
+  local w = #items - 1
+  for _, item in ipairs(items) do
+    for _, run in ipairs(item) do
+      w = w + vim.fn.strdisplaywidth(run[1])
+    end
+  end
+  return w
+end
+
+--- The window `height` lines tall and `p.win_w` wide, centred in the editor.
+---@param p boxls.Player
+---@param height integer
+local function place(p, height)
+  if not vim.api.nvim_win_is_valid(p.win) then
+    return
+  end
+  if vim.api.nvim_win_get_width(p.win) == p.win_w and vim.api.nvim_win_get_height(p.win) == height then
+    return
+  end
+  vim.api.nvim_win_set_config(p.win, {
+    relative = 'editor',
+    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1),
+    col = math.max(0, math.floor((vim.o.columns - p.win_w) / 2)),
+    width = p.win_w,
+    height = height,
+  })
+end
+
+--- The map's legend in lines of at most `width` cells, each { text, runs }: its items
+--- side by side, a space apart, a new line where the next would not fit.
+---@param map boxls.Difficulty
+---@param width integer
+local function legend_lines(map, width)
+  local out, text, runs, used = {}, nil, nil, 0
+  for _, item in ipairs(difficulty.legend(map)) do
+    local w = 0
+    for _, run in ipairs(item) do
+      w = w + vim.fn.strdisplaywidth(run[1])
+    end
+    if text and used + 1 + w > width then
+      out[#out + 1] = { table.concat(text), runs }
+      text = nil
+    end
+    if not text then
+      text, runs, used = {}, {}, 0
+    else
+      text[#text + 1] = ' '
+      used = used + 1
+    end
+    for _, run in ipairs(item) do
+      local byte = #table.concat(text)
+      text[#text + 1] = run[1]
+      if run[2] then
+        runs[#runs + 1] = { byte, byte + #run[1], run[2] }
+      end
+    end
+    used = used + w
+  end
+  if text then
+    out[#out + 1] = { table.concat(text), runs }
+  end
+  return out
+end
+
+--- One board row: its text and highlight runs { first byte, last byte + 1, group, dead }
+--- (cells of one group side by side make one run). `cell_of(c)` is the glyph, group and
+--- whether it is shaded dead of the row's c-th cell (0-based).
+local function row_of(indent, n, cell_of)
   local glyphs, runs = { indent }, {}
   local byte, run = #indent, nil
   for c = 0, n - 1 do
-    local kind = kind_of(c)
-    local glyph = M.GLYPHS[kind]
-    local group = HL[kind]
-    local dead = dead_of ~= nil and kind ~= 'rock' and dead_of(c) == true
+    local glyph, group, dead = cell_of(c)
+    dead = dead == true
     if run and run[3] == group and run[4] == dead then
       run[2] = byte + #glyph
     else
@@ -249,6 +387,8 @@ local function draw(p)
   if not vim.api.nvim_buf_is_valid(p.buf) then
     return
   end
+  -- The window widens for the legend (up to the widest it may be; then it wraps).
+  p.win_w = p.mapping and math.max(p.base_w, math.min(p.max_w, legend_width(p.map))) or p.base_w
   local lines, runs = {}, {}
   local function add(text, row_runs)
     lines[#lines + 1] = text
@@ -263,7 +403,7 @@ local function draw(p)
     end
     for i = 0, f.h - 1 do
       add(row_of(indent, f.w, function(j)
-        return fit_kind_at(p, i, j)
+        return fit_cell_at(p, i, j)
       end))
     end
     for _ = pad + f.h + 1, p.height do
@@ -275,14 +415,19 @@ local function draw(p)
     for r = p.top, p.top + p.height - 1 do
       local left = p.left
       add(row_of(indent, p.width, function(c)
-        return kind_at(p, r, left + c)
-      end, function(c)
-        return p.dead[key(p, r, left + c)]
+        return cell_at(p, r, left + c)
       end))
     end
   end
   add(status_line(p))
+  if p.mapping then
+    for _, line in ipairs(legend_lines(p.map, p.win_w)) do
+      add(line[1], line[2])
+    end
+  end
   add(HELP, { { 0, #HELP, 'Comment' } })
+  -- The legend's lines come and go with the map: the window is as tall as its lines.
+  place(p, #lines)
   vim.bo[p.buf].modifiable = true
   vim.api.nvim_buf_set_lines(p.buf, 0, -1, false, lines)
   vim.bo[p.buf].modifiable = false
@@ -365,6 +510,40 @@ local function toggle_fit(p)
   draw(p)
 end
 
+local function notify(message, level)
+  vim.notify('boxls: ' .. message, level or vim.log.levels.WARN)
+end
+
+--- `d`: the difficulty map over the board, or off again. Asked for on the first `d`; a
+--- map of other walls, start or target than the board's (the maze was edited since) is
+--- not shown.
+---@param p boxls.Player
+local function toggle_map(p)
+  if p.map then
+    p.mapping = not p.mapping
+    return draw(p)
+  end
+  if p.asking then
+    return
+  end
+  p.asking = true
+  draw(p)
+  p.ask_map(function(map, err)
+    p.asking = false
+    if not vim.api.nvim_win_is_valid(p.win) then
+      return
+    end
+    if map and not difficulty.fits(map, p.replay.cells) then
+      map, err = nil, 'the maze changed since :BoxPlay opened it; open it again'
+    end
+    if not map then
+      notify('no difficulty map: ' .. (err or 'no answer'))
+    end
+    p.map, p.mapping = map, map ~= nil
+    draw(p)
+  end)
+end
+
 ---@param p boxls.Player
 local function map_keys(p)
   local function map(lhs, fn)
@@ -396,6 +575,9 @@ local function map_keys(p)
   map('f', function()
     toggle_fit(p)
   end)
+  map('d', function()
+    toggle_map(p)
+  end)
   for _, lhs in ipairs({ 'q', '<Esc>' }) do
     map(lhs, function()
       close(p)
@@ -403,11 +585,12 @@ local function map_keys(p)
   end
 end
 
---- Opens the player window for `replay`.
+--- Opens the player window for `replay`; `ask_map(callback)` asks for its difficulty map.
 ---@param replay boxls.Replay
 ---@param title string
-function M.open_replay(replay, title)
-  local p = { replay = replay, title = title, frame = 0, top = 0, left = 0, playing = false, fitting = false } --[[@as boxls.Player]]
+---@param ask_map fun(callback: fun(map: boxls.Difficulty?, err: string?))
+function M.open_replay(replay, title, ask_map)
+  local p = { replay = replay, title = title, frame = 0, top = 0, left = 0, playing = false, fitting = false, mapping = false, asking = false, ask_map = ask_map } --[[@as boxls.Player]]
   play_out(p)
   p.dead = {}
   for _, d in ipairs(replay.dead or {}) do
@@ -418,7 +601,8 @@ function M.open_replay(replay, title)
   p.height = math.min(replay.rows, max_h)
   p.large = p.width < replay.cols or p.height < replay.rows
   local status_w = p.large and 80 or 0 -- room for the view's rows and columns
-  p.win_w = math.min(max_w, math.max(p.width, vim.fn.strdisplaywidth(HELP), vim.fn.strdisplaywidth(title) + 2, 32, status_w))
+  p.base_w = math.min(max_w, math.max(p.width, vim.fn.strdisplaywidth(HELP), vim.fn.strdisplaywidth(title) + 2, 32, status_w))
+  p.win_w, p.max_w = p.base_w, max_w
   local win_h = p.height + 2
   p.buf = vim.api.nvim_create_buf(false, true)
   vim.bo[p.buf].bufhidden = 'wipe'
@@ -447,10 +631,6 @@ function M.open_replay(replay, title)
   })
   play(p)
   return p
-end
-
-local function notify(message, level)
-  vim.notify('boxls: ' .. message, level or vim.log.levels.WARN)
 end
 
 --- :BoxPlay — plays the optimal solution of the maze under the cursor; waits for a maze
@@ -488,7 +668,13 @@ function M.open()
           end
           return notify(string.format('the server sent no replay for Maze #%d', state.maze))
         end
-        M.open_replay(replay, string.format('Maze #%d (%d×%d) · %s', state.maze, state.rows, state.cols, boxls.counts(state)))
+        local header = { line = state.headerLine, character = 0 }
+        M.open_replay(replay, string.format('Maze #%d (%d×%d) · %s', state.maze, state.rows, state.cols, boxls.counts(state)), function(callback)
+          if not vim.api.nvim_buf_is_valid(bufnr) then
+            return callback(nil, 'the buffer is gone')
+          end
+          difficulty.request(client, bufnr, header, callback)
+        end)
       end, bufnr)
     end)
   end
