@@ -41,6 +41,9 @@ const DETAIL = 6;
 /** Pieces are never drawn smaller than this many CSS pixels, so they show at any zoom. */
 const MIN_PIECE_CSS = 9;
 
+/** The difficulty layer's tint for the fewest pushes (the most get the full colour). */
+const HEAT_LEAST = 0.3;
+
 const ROCK = 0;
 const FLOOR = 1;
 const DEAD = 2;
@@ -301,7 +304,7 @@ export class BoardPainter {
     }
     if (shade !== PLAIN) {
       // From a light tint of the heat colour (the fewest pushes) to the full colour.
-      const t = 0.15 + 0.85 * Math.max(0, Math.min(1, shade));
+      const t = HEAT_LEAST + (1 - HEAT_LEAST) * Math.max(0, Math.min(1, shade));
       const [r, g, b] = this.floorRgb.map((f, k) => Math.round(f + (this.heatRgb[k] - f) * t));
       return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
     }
