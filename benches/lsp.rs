@@ -705,14 +705,14 @@ async fn ten_megabytes_resident() {
     let stdout = child.stdout.take().expect("piped stdout");
     let mut client = Client::over(stdout, stdin);
     client.initialize(false).await;
-    let empty = resident_mib(pid);
+    let empty = client::rss_mib(pid);
     client.open(&document.text, 1).await;
     settle_version(&mut client, 1).await;
     expect_answer(&mut client, FULL, &whole_document()).await;
     let edited = document.grids.len() / 2;
     let on_box = hover_params(document.position(edited, document.grids[edited].boxed));
     expect_answer(&mut client, HOVER, &on_box).await;
-    let held = resident_mib(pid);
+    let held = client::rss_mib(pid);
     println!(
         "\n10 MB resident ({binary}): {:.1} MiB with no document, {:.1} MiB holding {}",
         empty,
@@ -721,17 +721,6 @@ async fn ten_megabytes_resident() {
     );
     drop(client);
     let _ = child.kill().await;
-}
-
-/// Resident set size of a process in MiB (`/proc/<pid>/statm`, 4 KiB pages).
-fn resident_mib(pid: u32) -> f64 {
-    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).expect("statm");
-    let pages: f64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|field| field.parse().ok())
-        .expect("resident pages");
-    pages * 4096.0 / (1 << 20) as f64
 }
 
 /// What an editor asks after each keystroke: the median `full/delta` round trip after

@@ -427,3 +427,14 @@ pub fn action_edits(action: &Value) -> Vec<Value> {
         .cloned()
         .unwrap_or_default()
 }
+
+/// Resident set size of a process, in MiB (`statm` counts 4 KiB pages here).
+pub fn rss_mib(pid: u32) -> f64 {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).expect("statm");
+    let pages: f64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("resident pages");
+    pages * 4096.0 / (1 << 20) as f64
+}

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::process::{Child, Command};
 
-use super::client::Client;
+use super::client::{rss_mib, Client};
 use super::SAMPLE;
 use crate::generate::{self, Rng};
 
@@ -92,17 +92,6 @@ async fn exit_codes_stdin_kept_open_and_no_files_written() {
     let written: Vec<_> = std::fs::read_dir(&dir).expect("listable").collect();
     assert!(written.is_empty(), "the server wrote {written:?}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Resident set size of a process, in MiB (`statm` counts 4 KiB pages here).
-fn rss_mib(pid: u32) -> f64 {
-    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).expect("statm");
-    let pages: f64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .expect("resident pages");
-    pages * 4096.0 / (1 << 20) as f64
 }
 
 /// Waits until `count` documents have had their diagnostics cleared.
