@@ -4,7 +4,9 @@
 //! `symbols`, `semantic_tokens`, `code_lens`), each an adapter: convert positions with
 //! `position`, call the IDE layer (`crate::ide`), convert back. `state` holds the
 //! document store and the change → solve → publish pipeline; `solves` runs solves off
-//! the request loop.
+//! the request loop. The design tools: `design` runs their searches off the request
+//! loop, `hardest` makes the *Make Maze #k hardest* actions, `difficulty` the hover line
+//! and `boxls/difficulty`.
 
 mod code_actions;
 mod code_lens;
