@@ -114,6 +114,11 @@ pub fn code_actions(
             }
             // Nothing to move, no solvable placement, or a search that failed.
             Lookup::Ready(_) => {}
+            // Without resolve, the edit can only come later through applyEdit: for
+            // such a client the action waits until the placement is known.
+            Lookup::Pending(ticket) if !support.code_action_resolve && !support.apply_edit => {
+                tickets.push(ticket);
+            }
             Lookup::Pending(ticket) => {
                 tickets.push(ticket);
                 actions.push(pending(maze.index, request, support));

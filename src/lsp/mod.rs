@@ -5,7 +5,9 @@
 //! `view`, call the IDE layer (`crate::ide`), convert back. `server` dispatches each
 //! LSP method to its feature, `extensions` the `boxls/*` requests; `state` holds one
 //! record per open document and the change → solve → publish pipeline; `solves` runs
-//! solves off the request loop. The README's Architecture section has the map.
+//! solves off the request loop. The design tools: `design` runs their searches off the
+//! request loop, `hardest` makes the *Make Maze #k hardest* actions, `difficulty` the
+//! hover line and `boxls/difficulty`. The README's Architecture section has the map.
 
 mod capabilities;
 mod code_actions;

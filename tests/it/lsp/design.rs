@@ -236,6 +236,29 @@ async fn a_client_may_build_the_command_for_the_current_version() {
     assert_eq!(missing["error"]["code"], -32602, "{missing}");
 }
 
+#[tokio::test]
+async fn a_client_that_can_apply_nothing_later_is_offered_only_finished_edits() {
+    let mut client = Client::start(boxls::lsp::Options::default());
+    let literals = json!({ "textDocument": { "codeAction": { "codeActionLiteralSupport": { "codeActionKind": { "valueSet": ["refactor"] } } } } });
+    client.initialize_with(literals, json!({})).await;
+    client.open(SAMPLE, 1).await;
+    // Not searched yet: neither resolve nor applyEdit could bring the edit later.
+    assert!(hardest_actions(&actions_at(&mut client, 6, None).await).is_empty());
+    // The command waits for the search (then cannot send the edit: an error).
+    let run = json!({ "command": "boxls.makeHardest", "arguments": [{ "uri": URI, "version": 1, "maze": 3, "keepTarget": false }] });
+    let refused = client.request_raw("workspace/executeCommand", run).await;
+    assert!(refused["error"].is_object(), "{refused}");
+    assert!(client
+        .server_requests
+        .iter()
+        .all(|r| r["method"] != "workspace/applyEdit"));
+    // Known now: offered with its edit.
+    let offered = hardest_actions(&actions_at(&mut client, 6, None).await);
+    assert_eq!(offered[0]["title"], "Make Maze #3 hardest (6 → 10 pushes)");
+    let text = apply_edits(SAMPLE, &edits_of(&offered[0]["edit"]), false);
+    assert_eq!(text, cli_hardest(SAMPLE, &["--maze", "3"]));
+}
+
 /// The grid of maze `index` (1-based) of `text`.
 fn grid_of(text: &str, index: usize) -> Grid {
     let grid = parse(text).mazes[index - 1].grid.clone();
