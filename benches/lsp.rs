@@ -329,12 +329,6 @@ async fn opened(document: &Document) -> (Client, Value) {
     (client, diagnostics)
 }
 
-/// Waits until `version` is settled and all its diagnostics have arrived (asks again
-/// should the answer be about an older version).
-async fn settle_version(client: &mut Client, version: i64) {
-    while client.settle(URI).await["version"] != json!(version) {}
-}
-
 /// Drops the diagnostics the client kept (the publication count `settle` relies on
 /// stays): each version of a 10 MB document publishes tens of megabytes.
 fn forget_publications(client: &mut Client) {
@@ -355,7 +349,7 @@ async fn edit_to_settled(
     let (version, change) = toggler.next_change(document);
     let sent = Instant::now();
     client.notify("textDocument/didChange", change).await;
-    settle_version(client, version).await;
+    client.settle_version(version).await;
     let took = sent.elapsed();
     forget_publications(client);
     took
@@ -616,7 +610,7 @@ async fn open_to_settled(document: &Document) -> Duration {
     let mut client = ready_client().await;
     let opened = Instant::now();
     client.open(&document.text, 1).await;
-    settle_version(&mut client, 1).await;
+    client.settle_version(1).await;
     opened.elapsed()
 }
 
@@ -652,7 +646,7 @@ async fn ten_megabytes() {
     client.open(&document.text, 1).await;
     client.diagnostics_for(1).await;
     let first = opened.elapsed();
-    settle_version(&mut client, 1).await;
+    client.settle_version(1).await;
     let settled = opened.elapsed();
     forget_publications(&mut client);
     let mut toggler = Toggler::every_free_cell(&document, edited);
@@ -707,7 +701,7 @@ async fn ten_megabytes_resident() {
     client.initialize(false).await;
     let empty = client::rss_mib(pid);
     client.open(&document.text, 1).await;
-    settle_version(&mut client, 1).await;
+    client.settle_version(1).await;
     expect_answer(&mut client, FULL, &whole_document()).await;
     let edited = document.grids.len() / 2;
     let on_box = hover_params(document.position(edited, document.grids[edited].boxed));
@@ -755,7 +749,7 @@ async fn huge_room() {
     let mut client = ready_client().await;
     let open = timed(async {
         client.open(&document.text, 1).await;
-        settle_version(&mut client, 1).await;
+        client.settle_version(1).await;
     })
     .await;
     forget_publications(&mut client);

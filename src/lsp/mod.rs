@@ -54,6 +54,9 @@ pub struct Options {
     /// Makes the handler of this method panic (`textDocument/didChange`: halfway
     /// through applying the edit).
     pub panic_in_method: Option<&'static str>,
+    /// Makes the solver run until it is cancelled on mazes of exactly this many cells:
+    /// a solve certain to outlast any time limit.
+    pub stall_on_cells: Option<usize>,
     /// Makes the dead-square computation panic on mazes of exactly this many cells.
     pub dead_squares_panic_on_cells: Option<usize>,
 }

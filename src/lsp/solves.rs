@@ -68,6 +68,8 @@ pub struct Solves {
     log: Option<Client>,
     /// A test hook: mazes of exactly this many cells panic inside the solve.
     panic_on_cells: Option<usize>,
+    /// A test hook: mazes of exactly this many cells solve until cancelled.
+    stall_on_cells: Option<usize>,
     /// A test hook: mazes of exactly this many cells panic computing dead squares.
     dead_panic_on_cells: Option<usize>,
     /// How many dead-square computations ran (each maze's once, however many asked).
@@ -157,6 +159,7 @@ impl Solves {
             permits: Semaphore::new(workers),
             log,
             panic_on_cells: options.panic_on_cells,
+            stall_on_cells: options.stall_on_cells,
             dead_panic_on_cells: options.dead_squares_panic_on_cells,
             dead_computed: AtomicUsize::new(0),
         }
@@ -610,6 +613,12 @@ fn solve_one(
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         if solves.panic_on_cells == Some(grid.cell_count()) {
             panic!("injected solver panic");
+        }
+        if solves.stall_on_cells == Some(grid.cell_count()) {
+            while !item.cancel.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            return Err(solver::Cancelled);
         }
         solver::solve_cancellable(grid, &item.cancel)
     }));

@@ -300,7 +300,7 @@ impl Client {
     /// The final diagnostics of `version`: waits (`boxls/settled`) until its solves
     /// are done and published, then takes the last publication for it.
     pub async fn settled_diagnostics(&mut self, version: i64) -> Value {
-        self.settle(URI).await;
+        self.settle_version(version).await;
         let latest = self
             .history
             .iter()
@@ -315,6 +315,23 @@ impl Client {
             Some(diagnostics) => diagnostics,
             None => self.diagnostics_for(version).await,
         }
+    }
+
+    /// Waits until `version` (or a later one) of the document is settled: tower-lsp may
+    /// answer `boxls/settled` before it has applied a change sent just before, so an
+    /// answer about an older version means "ask again".
+    pub async fn settle_version(&mut self, version: i64) -> Value {
+        for _ in 0..100_000 {
+            let answer = self.settle(URI).await;
+            if answer["version"]
+                .as_i64()
+                .is_none_or(|settled| settled >= version)
+            {
+                return answer;
+            }
+            tokio::task::yield_now().await;
+        }
+        panic!("version {version} never became the document's current version");
     }
 
     /// Waits until the server says `uri`'s current version is solved and published,

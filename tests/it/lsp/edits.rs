@@ -497,7 +497,11 @@ fn positions_cover_every_boundary() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_time_limit_stops_a_solve_with_too_large() {
-    let mut client = Client::start(boxls::lsp::Options::default());
+    // A solve that runs until stopped: how fast this machine solves cannot matter.
+    let mut client = Client::start(boxls::lsp::Options {
+        stall_on_cells: Some(400 * 400),
+        ..boxls::lsp::Options::default()
+    });
     let settings = json!({ "solve": { "timeoutMs": 1 } });
     // Pulled by the server after `initialized`, and pushed before the document opens.
     client.configuration = settings.clone();
@@ -508,8 +512,20 @@ async fn the_time_limit_stops_a_solve_with_too_large() {
             json!({ "settings": { "boxls": settings } }),
         )
         .await;
-    client.open(&slow_maze(400, '.'), 1).await;
-    let diagnostics = client.settled_diagnostics(1).await;
+    // The maze comes once the configuration is certainly in force (`boxls/settled`
+    // waits for the pulled one): tower-lsp may run the open before the push.
+    client.open("", 1).await;
+    client.settle(URI).await;
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": URI, "version": 2 },
+                "contentChanges": [{ "text": slow_maze(400, '.') }]
+            }),
+        )
+        .await;
+    let diagnostics = client.settled_diagnostics(2).await;
     assert_eq!(
         summarize(&diagnostics),
         "too-large@0:0-0:7 not solved: the solve took longer than the configured 1 ms (boxls.solve.timeoutMs)"
