@@ -11,7 +11,7 @@ mod reverse;
 mod sides;
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 use crate::maze::Grid;
 use crate::solver::blocks::Blocks;
@@ -89,66 +89,139 @@ pub fn hardest_cancellable(
     keep_target: bool,
     cancel: &AtomicBool,
 ) -> Result<Option<Placement>, DesignError> {
+    hardest_tuned(grid, keep_target, cancel, Tuning::default())
+}
+
+/// How [`hardest_tuned`] runs. Every setting gives the same answer (the tests compare
+/// them); they exist to be compared.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuning {
+    /// Worker threads; 0 for one per core when the maze is large enough to pay for them.
+    pub threads: usize,
+    /// Skip a target whose most pushes are below the best found so far instead of
+    /// working out its moves.
+    pub prune: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            threads: 0,
+            prune: true,
+        }
+    }
+}
+
+/// Fewer targets than this go on one thread: spawning would cost more than it saves.
+const THREADED_TARGETS: usize = 200;
+
+/// [`hardest_cancellable`] with the threads and the pruning chosen.
+///
+/// One reverse search per target; the deepest layer holding a real start gives that
+/// target's most pushes, and only its states can be the answer's, so the moves come
+/// from them at once. Threads take targets from a shared counter and keep their own
+/// best; the best pushes so far are shared for pruning (a target is skipped only when
+/// strictly worse, so which thread saw what first cannot change the answer), and the
+/// answer is the best of the threads' bests in the total order of SPEC §1.
+#[doc(hidden)]
+pub fn hardest_tuned(
+    grid: &Grid,
+    keep_target: bool,
+    cancel: &AtomicBool,
+    tuning: Tuning,
+) -> Result<Option<Placement>, DesignError> {
     let geometry = Geometry::new(grid, cancel)?;
     let targets: Vec<usize> = if keep_target {
         vec![geometry.board.target]
     } else {
         geometry.free.clone()
     };
-    let mut reverse = Reverse::new(&geometry.board);
-    // First pass: the most pushes any placement has, per target.
-    let mut most = vec![0u32; targets.len()];
-    for (slot, &target) in most.iter_mut().zip(&targets) {
-        check(cancel)?;
-        reverse.run(&geometry.board, &geometry.sides, target);
-        *slot = geometry.most_pushes(&reverse, target).unwrap_or(0);
+    let threads = match tuning.threads {
+        0 if targets.len() >= THREADED_TARGETS => {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+        0 => 1,
+        n => n,
     }
-    let Some(&best_pushes) = most.iter().max().filter(|&&p| p > 0) else {
-        return Ok(None);
+    .clamp(1, targets.len().max(1));
+    let shared = Shared {
+        geometry: &geometry,
+        targets: &targets,
+        next: AtomicUsize::new(0),
+        best_pushes: AtomicU32::new(0),
+        prune: tuning.prune,
+        cancel,
     };
-    // Second pass, only for the targets that reach it: the moves.
-    let mut walks = Walks::new(geometry.board.len());
-    let mut best: Option<Placement> = None;
-    for (&target, _) in targets.iter().zip(&most).filter(|(_, &p)| p == best_pushes) {
-        check(cancel)?;
-        reverse.run(&geometry.board, &geometry.sides, target);
-        for &boxed in geometry.free.iter().filter(|&&b| b != target) {
-            for group in geometry.groups(boxed) {
-                if geometry.group_pushes(&reverse, target, boxed, group) != Some(best_pushes) {
-                    continue;
-                }
-                let (player, moves) = geometry.farthest_start(
-                    &reverse,
-                    &mut walks,
-                    target,
-                    boxed,
-                    group,
-                    best_pushes,
-                );
-                if best.is_none_or(|b| u64::from(moves) > b.moves) {
-                    best = Some(Placement {
-                        player: geometry.unpadded(player),
-                        boxed: geometry.unpadded(boxed),
-                        target: geometry.unpadded(target),
-                        pushes: u64::from(best_pushes),
-                        moves: u64::from(moves),
-                    });
-                } else if best.is_some_and(|b| {
-                    u64::from(moves) == b.moves
-                        && b.target == geometry.unpadded(target)
-                        && b.boxed == geometry.unpadded(boxed)
-                        && geometry.unpadded(player) < b.player
-                }) {
-                    // Another side group of the same box: the first start wins.
-                    best = best.map(|b| Placement {
-                        player: geometry.unpadded(player),
-                        ..b
-                    });
-                }
+    if threads == 1 {
+        return shared.work();
+    }
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| scope.spawn(|| shared.work()))
+            .collect();
+        let mut best = None;
+        for worker in workers {
+            match worker.join() {
+                Ok(found) => best = better(best, found?),
+                Err(panic) => std::panic::resume_unwind(panic),
             }
         }
+        Ok(best)
+    })
+}
+
+/// What the workers of [`hardest_tuned`] share.
+struct Shared<'a> {
+    geometry: &'a Geometry,
+    targets: &'a [usize],
+    /// The next target to take.
+    next: AtomicUsize,
+    /// The most pushes of any placement found so far.
+    best_pushes: AtomicU32,
+    prune: bool,
+    cancel: &'a AtomicBool,
+}
+
+impl Shared<'_> {
+    /// Takes targets until none are left: the best placement among them.
+    fn work(&self) -> Result<Option<Placement>, DesignError> {
+        let geometry = self.geometry;
+        let mut reverse = Reverse::new(&geometry.board);
+        let mut walks = Walks::new(geometry.board.len());
+        let mut best = None;
+        while let Some(&target) = self.targets.get(self.next.fetch_add(1, Ordering::Relaxed)) {
+            check(self.cancel)?;
+            reverse.run(&geometry.board, &geometry.sides, target);
+            let Some(most) = geometry.most_pushes(&reverse, target) else {
+                continue;
+            };
+            if self.prune && most < self.best_pushes.load(Ordering::Relaxed) {
+                continue;
+            }
+            let found = geometry.hardest_for(&reverse, &mut walks, target, most);
+            if found.is_some() {
+                self.best_pushes.fetch_max(most, Ordering::Relaxed);
+            }
+            best = better(best, found);
+        }
+        Ok(best)
     }
-    Ok(best)
+}
+
+/// The better of two placements: most pushes, most moves, then the first (T, B, S).
+fn better(a: Option<Placement>, b: Option<Placement>) -> Option<Placement> {
+    let key = |p: &Placement| {
+        (
+            p.pushes,
+            p.moves,
+            std::cmp::Reverse((p.target, p.boxed, p.player)),
+        )
+    };
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if key(&b) > key(&a) { b } else { a }),
+        (a, b) => a.or(b),
+    }
 }
 
 /// What the box would need on one cell of the difficulty map.
@@ -281,26 +354,63 @@ impl Geometry {
             }
         }
         sides_in(group)
-            .map(|side| reverse.first_push(board, boxed, side))
+            .map(|side| reverse.first_push(boxed, side))
             .filter(|&c| c != NEVER)
             .map(pushes)
             .min()
     }
 
-    /// The most pushes of any placement with this target, if any is solvable.
+    /// The most pushes of any placement with this target, if any is solvable: the
+    /// deepest layer with a state whose player side is not the target alone.
     fn most_pushes(&self, reverse: &Reverse, target: usize) -> Option<u32> {
-        self.free
-            .iter()
-            .filter(|&&b| b != target)
-            .flat_map(|&boxed| {
-                self.groups(boxed)
-                    .filter_map(move |group| self.group_pushes(reverse, target, boxed, group))
+        let board = &self.board;
+        let dead_end_target = free_sides(board, target).count_ones() == 1;
+        (1..reverse.layers())
+            .rev()
+            .find(|&layer| {
+                reverse
+                    .layer(layer)
+                    .any(|(cell, side)| !dead_end_target || board.step(cell, side) != target)
             })
-            .max()
+            .map(|layer| layer as u32)
+    }
+
+    /// The best placement with this target, given its `most` pushes: the farthest
+    /// start of each side group, of each box of that layer, that needs that many.
+    fn hardest_for(
+        &self,
+        reverse: &Reverse,
+        walks: &mut Walks,
+        target: usize,
+        most: u32,
+    ) -> Option<Placement> {
+        let mut boxes: Vec<usize> = reverse.layer(most as usize).map(|(cell, _)| cell).collect();
+        boxes.sort_unstable();
+        boxes.dedup();
+        let mut best = None;
+        for boxed in boxes {
+            for group in self.groups(boxed) {
+                if self.group_pushes(reverse, target, boxed, group) != Some(most) {
+                    continue;
+                }
+                let (player, moves) =
+                    self.farthest_start(reverse, walks, target, boxed, group, most);
+                let found = Placement {
+                    player: self.unpadded(player),
+                    boxed: self.unpadded(boxed),
+                    target: self.unpadded(target),
+                    pushes: u64::from(most),
+                    moves: u64::from(moves),
+                };
+                best = better(best, Some(found));
+            }
+        }
+        best
     }
 
     /// The start in `group`'s component (not T) with the most moves, the first in
-    /// row-major order among equals, and those moves.
+    /// row-major order among equals, and those moves: one walk from all the group's
+    /// sides at once, each starting at the moves its first push needs.
     fn farthest_start(
         &self,
         reverse: &Reverse,
@@ -311,26 +421,20 @@ impl Geometry {
         best_pushes: u32,
     ) -> (usize, u32) {
         let board = &self.board;
-        let mut total: Vec<(usize, u32)> = Vec::new();
-        for side in sides_in(group) {
-            let first = reverse.first_push(board, boxed, side);
-            if first == NEVER || pushes(first) != best_pushes {
-                continue;
-            }
-            walks.from(board, board.step(boxed, side), boxed);
-            if total.is_empty() {
-                total = walks.order.iter().map(|&c| (c, u32::MAX)).collect();
-                total.sort_unstable();
-            }
-            for (cell, value) in total.iter_mut() {
-                let walked = walks.distance[*cell];
-                *value = (*value).min(walked.saturating_add(moves(first)));
-            }
-        }
-        total.into_iter().filter(|&(cell, _)| cell != target).fold(
+        let mut seeds: Vec<(usize, u32)> = sides_in(group)
+            .filter_map(|side| {
+                let first = reverse.first_push(boxed, side);
+                (first != NEVER && pushes(first) == best_pushes)
+                    .then(|| (board.step(boxed, side), moves(first)))
+            })
+            .collect();
+        seeds.sort_unstable_by_key(|&(_, moves)| moves);
+        walks.from_seeds(board, &seeds, boxed);
+        walks.order.iter().filter(|&&cell| cell != target).fold(
             (usize::MAX, 0),
-            |(best_cell, best), (cell, value)| {
-                if best_cell == usize::MAX || value > best {
+            |(best_cell, best), &cell| {
+                let value = walks.distance[cell];
+                if best_cell == usize::MAX || value > best || (value == best && cell < best_cell) {
                     (cell, value)
                 } else {
                     (best_cell, best)
@@ -354,19 +458,22 @@ impl Geometry {
             return NEVER;
         }
         let mut best = NEVER;
-        let mut around: Option<Vec<u32>> = None;
+        let mut walked = false;
         for side in sides_in(free_sides(board, boxed)) {
-            let first = reverse.first_push(board, boxed, side);
+            let first = reverse.first_push(boxed, side);
             if first == NEVER {
                 continue;
             }
             let cell = board.step(boxed, side);
             let walk = match self.walk_round(plain, boxed, side) {
                 Some(walk) => walk,
-                None => around.get_or_insert_with(|| {
-                    walks.from(board, start, boxed);
-                    walks.distance.clone()
-                })[cell],
+                None => {
+                    if !walked {
+                        walks.from(board, start, boxed);
+                        walked = true;
+                    }
+                    walks.distance[cell]
+                }
             };
             if walk != UNREACHED {
                 best = best.min(first + u64::from(walk));
@@ -425,23 +532,49 @@ impl Walks {
 
     /// Walk distances from `from` round `obstacle` ([`UNREACHED`] where none).
     fn from(&mut self, board: &Board, from: usize, obstacle: usize) {
+        self.from_seeds(board, &[(from, 0)], obstacle);
+    }
+
+    /// Walk distances round `obstacle` from the nearest of `seeds` (cell, distance
+    /// already gone), sorted by that distance: a breadth-first search, level by level,
+    /// that takes each seed in when its level comes.
+    fn from_seeds(&mut self, board: &Board, seeds: &[(usize, u32)], obstacle: usize) {
         for &cell in &self.order {
             self.distance[cell] = UNREACHED;
         }
         self.order.clear();
-        self.distance[from] = 0;
-        self.order.push(from);
-        let mut head = 0;
-        while let Some(&cell) = self.order.get(head) {
-            head += 1;
-            let next = self.distance[cell] + 1;
-            for dir in 0..4 {
-                let n = board.step(cell, dir);
-                if board.is_free(n) && n != obstacle && self.distance[n] == UNREACHED {
-                    self.distance[n] = next;
-                    self.order.push(n);
+        let Some(&(_, mut level)) = seeds.first() else {
+            return;
+        };
+        let (mut head, mut seed) = (0, 0);
+        loop {
+            while let Some(&(cell, _)) = seeds.get(seed).filter(|&&(_, d)| d == level) {
+                seed += 1;
+                if self.distance[cell] == UNREACHED {
+                    self.distance[cell] = level;
+                    self.order.push(cell);
                 }
             }
+            let end = self.order.len();
+            if head == end {
+                match seeds.get(seed) {
+                    Some(&(_, d)) => level = d,
+                    None => return,
+                }
+                continue;
+            }
+            for i in head..end {
+                let cell = self.order[i];
+                for dir in 0..4 {
+                    let n = board.step(cell, dir);
+                    if board.is_free(n) && n != obstacle && self.distance[n] == UNREACHED {
+                        self.distance[n] = level + 1;
+                        self.order.push(n);
+                    }
+                }
+            }
+            head = end;
+            level += 1;
         }
     }
 }
