@@ -7,16 +7,18 @@
 //! most pushes, then most moves, then the first (T, B, S) in row-major order.
 
 pub mod metrics;
+mod push_layers;
 mod reverse;
 mod sides;
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::maze::Grid;
 use crate::solver::blocks::Blocks;
 use crate::solver::board::{sides_in, Board};
 use crate::solver::Cancelled;
+use push_layers::PushLayers;
 use reverse::{moves, pushes, Cost, Reverse, NEVER};
 use sides::{free_sides, SideDistances, UNREACHED};
 
@@ -118,12 +120,13 @@ const THREADED_TARGETS: usize = 200;
 
 /// [`hardest_cancellable`] with the threads and the pruning chosen.
 ///
-/// One reverse search per target; the deepest layer holding a real start gives that
-/// target's most pushes, and only its states can be the answer's, so the moves come
-/// from them at once. Threads take targets from a shared counter and keep their own
-/// best; the best pushes so far are shared for pruning (a target is skipped only when
-/// strictly worse, so which thread saw what first cannot change the answer), and the
-/// answer is the best of the threads' bests in the total order of SPEC §1.
+/// With pruning, a pushes-only reverse search per target ([`push_layers`]) finds the most
+/// pushes of all; only the targets reaching them get the full search with moves. The
+/// deepest layer holding a real start gives a target's most pushes, and only its
+/// states can be the answer's, so the moves come from them at once. Without pruning
+/// every target gets the full search (the same answer, slower). Threads take targets
+/// from a shared counter; the answer is the best of all in the total order of SPEC §1,
+/// whichever thread found what.
 #[doc(hidden)]
 pub fn hardest_tuned(
     grid: &Grid,
@@ -132,8 +135,9 @@ pub fn hardest_tuned(
     tuning: Tuning,
 ) -> Result<Option<Placement>, DesignError> {
     let geometry = Geometry::new(grid, cancel)?;
+    let board = &geometry.board;
     let targets: Vec<usize> = if keep_target {
-        vec![geometry.board.target]
+        vec![board.target]
     } else {
         geometry.free.clone()
     };
@@ -143,70 +147,84 @@ pub fn hardest_tuned(
         }
         0 => 1,
         n => n,
-    }
-    .clamp(1, targets.len().max(1));
-    let shared = Shared {
-        geometry: &geometry,
-        targets: &targets,
-        next: AtomicUsize::new(0),
-        best_pushes: AtomicU32::new(0),
-        prune: tuning.prune,
-        cancel,
     };
-    if threads == 1 {
-        return shared.work();
-    }
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| scope.spawn(|| shared.work()))
-            .collect();
-        let mut best = None;
-        for worker in workers {
-            match worker.join() {
-                Ok(found) => best = better(best, found?),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        Ok(best)
-    })
+    let candidates = if tuning.prune && targets.len() > 1 {
+        let most = in_parallel(
+            threads,
+            &targets,
+            cancel,
+            || PushLayers::new(board, &geometry.sides),
+            |layers, target| {
+                layers.run(board, target);
+                geometry.most_pushes(target, layers.layers(), |k| layers.layer(k))
+            },
+        )?;
+        let Some(top) = most.iter().flatten().max().copied() else {
+            return Ok(None);
+        };
+        targets
+            .iter()
+            .zip(&most)
+            .filter(|(_, &most)| most == Some(top))
+            .map(|(&target, _)| target)
+            .collect()
+    } else {
+        targets
+    };
+    let found = in_parallel(
+        threads,
+        &candidates,
+        cancel,
+        || (Reverse::new(board), Walks::new(board.len())),
+        |(reverse, walks), target| {
+            reverse.run(board, &geometry.sides, target);
+            let most = geometry.most_pushes(target, reverse.layers(), |k| reverse.layer(k))?;
+            geometry.hardest_for(reverse, walks, target, most)
+        },
+    )?;
+    Ok(found.into_iter().fold(None, better))
 }
 
-/// What the workers of [`hardest_tuned`] share.
-struct Shared<'a> {
-    geometry: &'a Geometry,
-    targets: &'a [usize],
-    /// The next target to take.
-    next: AtomicUsize,
-    /// The most pushes of any placement found so far.
-    best_pushes: AtomicU32,
-    prune: bool,
-    cancel: &'a AtomicBool,
-}
-
-impl Shared<'_> {
-    /// Takes targets until none are left: the best placement among them.
-    fn work(&self) -> Result<Option<Placement>, DesignError> {
-        let geometry = self.geometry;
-        let mut reverse = Reverse::new(&geometry.board);
-        let mut walks = Walks::new(geometry.board.len());
-        let mut best = None;
-        while let Some(&target) = self.targets.get(self.next.fetch_add(1, Ordering::Relaxed)) {
-            check(self.cancel)?;
-            reverse.run(&geometry.board, &geometry.sides, target);
-            let Some(most) = geometry.most_pushes(&reverse, target) else {
-                continue;
+/// `step` on each of `items` over up to `threads` threads, each with its own scratch
+/// (`scratch()`) and taking items from a shared counter; the results in item order.
+fn in_parallel<S, R: Send>(
+    threads: usize,
+    items: &[usize],
+    cancel: &AtomicBool,
+    scratch: impl Fn() -> S + Sync,
+    step: impl Fn(&mut S, usize) -> R + Sync,
+) -> Result<Vec<R>, Cancelled> {
+    let next = AtomicUsize::new(0);
+    let work = || -> Result<Vec<(usize, R)>, Cancelled> {
+        let mut state = scratch();
+        let mut out = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&item) = items.get(index) else {
+                return Ok(out);
             };
-            if self.prune && most < self.best_pushes.load(Ordering::Relaxed) {
-                continue;
-            }
-            let found = geometry.hardest_for(&reverse, &mut walks, target, most);
-            if found.is_some() {
-                self.best_pushes.fetch_max(most, Ordering::Relaxed);
-            }
-            best = better(best, found);
+            check(cancel)?;
+            out.push((index, step(&mut state, item)));
         }
-        Ok(best)
-    }
+    };
+    let threads = threads.clamp(1, items.len().max(1));
+    let mut all = if threads == 1 {
+        work()?
+    } else {
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads).map(|_| scope.spawn(&work)).collect();
+            let mut all = Vec::new();
+            for worker in workers {
+                match worker.join() {
+                    Ok(done) => all.extend(done?),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            Ok(all)
+        })?
+    };
+    all.sort_unstable_by_key(|&(index, _)| index);
+    Ok(all.into_iter().map(|(_, result)| result).collect())
 }
 
 /// The better of two placements: most pushes, most moves, then the first (T, B, S).
@@ -361,18 +379,23 @@ impl Geometry {
     }
 
     /// The most pushes of any placement with this target, if any is solvable: the
-    /// deepest layer with a state whose player side is not the target alone.
-    fn most_pushes(&self, reverse: &Reverse, target: usize) -> Option<u32> {
+    /// deepest of a reverse search's `layers` with a state whose player side is not
+    /// the target alone (`layer(k)`: layer k's states, or one state per side group).
+    fn most_pushes<I: Iterator<Item = (usize, usize)>>(
+        &self,
+        target: usize,
+        layers: usize,
+        layer: impl Fn(usize) -> I,
+    ) -> Option<u32> {
         let board = &self.board;
+        // A target with one free side is alone round a box there: a group of its own.
         let dead_end_target = free_sides(board, target).count_ones() == 1;
-        (1..reverse.layers())
+        (1..layers)
             .rev()
-            .find(|&layer| {
-                reverse
-                    .layer(layer)
-                    .any(|(cell, side)| !dead_end_target || board.step(cell, side) != target)
+            .find(|&k| {
+                layer(k).any(|(cell, side)| !dead_end_target || board.step(cell, side) != target)
             })
-            .map(|layer| layer as u32)
+            .map(|k| k as u32)
     }
 
     /// The best placement with this target, given its `most` pushes: the farthest
