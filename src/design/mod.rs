@@ -18,7 +18,7 @@ use crate::maze::Grid;
 use crate::solver::blocks::Blocks;
 use crate::solver::board::{sides_in, Board};
 use crate::solver::Cancelled;
-use push_layers::PushLayers;
+use push_layers::{PushGraph, PushLayers, BATCH};
 use reverse::{moves, pushes, Cost, Reverse, NEVER};
 use sides::{free_sides, SideDistances, UNREACHED};
 
@@ -149,16 +149,19 @@ pub fn hardest_tuned(
         n => n,
     };
     let candidates = if tuning.prune && targets.len() > 1 {
+        let graph = PushGraph::new(board, &geometry.sides);
+        let batches: Vec<usize> = (0..targets.len()).step_by(BATCH).collect();
         let most = in_parallel(
             threads,
-            &targets,
+            &batches,
             cancel,
-            || PushLayers::new(board, &geometry.sides),
-            |layers, target| {
-                layers.run(board, target);
-                geometry.most_pushes(target, layers.layers(), |k| layers.layer(k))
+            || PushLayers::new(&graph, board.len()),
+            |layers, start| {
+                let end = targets.len().min(start + BATCH);
+                layers.most_pushes(&graph, &targets[start..end])
             },
-        )?;
+        )?
+        .concat();
         let Some(top) = most.iter().flatten().max().copied() else {
             return Ok(None);
         };
