@@ -148,20 +148,9 @@ pub fn hardest_tuned(
         0 => 1,
         n => n,
     };
-    let candidates = if tuning.prune && targets.len() > 1 {
-        let graph = PushGraph::new(board, &geometry.sides);
-        let batches: Vec<usize> = (0..targets.len()).step_by(BATCH).collect();
-        let most = in_parallel(
-            threads,
-            &batches,
-            cancel,
-            || PushLayers::new(&graph, board.len()),
-            |layers, start| {
-                let end = targets.len().min(start + BATCH);
-                layers.most_pushes(&graph, &targets[start..end])
-            },
-        )?
-        .concat();
+    // With pruning, the targets reaching the most pushes, each with them.
+    let candidates: Vec<(usize, Option<u32>)> = if tuning.prune && targets.len() > 1 {
+        let most = geometry.most_pushes_batched(&targets, threads, cancel)?;
         let Some(top) = most.iter().flatten().max().copied() else {
             return Ok(None);
         };
@@ -169,33 +158,70 @@ pub fn hardest_tuned(
             .iter()
             .zip(&most)
             .filter(|(_, &most)| most == Some(top))
-            .map(|(&target, _)| target)
+            .map(|(&target, &most)| (target, most))
             .collect()
     } else {
-        targets
+        targets.iter().map(|&target| (target, None)).collect()
     };
     let found = in_parallel(
         threads,
         &candidates,
         cancel,
         || (Reverse::new(board), Walks::new(board.len())),
-        |(reverse, walks), target| {
+        |(reverse, walks), &(target, expected)| {
             reverse.run(board, &geometry.sides, target);
             let most = geometry.most_pushes(target, reverse.layers(), |k| reverse.layer(k))?;
+            // The two searches agree (the tests check it); were they ever not to, the
+            // full one decides, and a candidate that is not one is left out.
+            if expected.is_some_and(|expected| expected != most) {
+                return None;
+            }
             geometry.hardest_for(reverse, walks, target, most)
         },
     )?;
     Ok(found.into_iter().fold(None, better))
 }
 
+/// Per grid cell, the most pushes of a placement with the target there (`None` for
+/// rock and where none is solvable): from the batched pushes-only searches when
+/// `batched`, else from one full search per target. For the tests, which compare them.
+#[doc(hidden)]
+pub fn most_pushes_by_target(
+    grid: &Grid,
+    batched: bool,
+    threads: usize,
+) -> Result<Vec<Option<u32>>, DesignError> {
+    let never = AtomicBool::new(false);
+    let geometry = Geometry::new(grid, &never)?;
+    let board = &geometry.board;
+    let most = if batched {
+        geometry.most_pushes_batched(&geometry.free, threads, &never)?
+    } else {
+        let mut reverse = Reverse::new(board);
+        geometry
+            .free
+            .iter()
+            .map(|&target| {
+                reverse.run(board, &geometry.sides, target);
+                geometry.most_pushes(target, reverse.layers(), |k| reverse.layer(k))
+            })
+            .collect()
+    };
+    let mut by_cell = vec![None; grid.cell_count()];
+    for (&target, most) in geometry.free.iter().zip(most) {
+        by_cell[geometry.unpadded(target)] = most;
+    }
+    Ok(by_cell)
+}
+
 /// `step` on each of `items` over up to `threads` threads, each with its own scratch
 /// (`scratch()`) and taking items from a shared counter; the results in item order.
-fn in_parallel<S, R: Send>(
+fn in_parallel<T: Sync, S, R: Send>(
     threads: usize,
-    items: &[usize],
+    items: &[T],
     cancel: &AtomicBool,
     scratch: impl Fn() -> S + Sync,
-    step: impl Fn(&mut S, usize) -> R + Sync,
+    step: impl Fn(&mut S, &T) -> R + Sync,
 ) -> Result<Vec<R>, Cancelled> {
     let next = AtomicUsize::new(0);
     let work = || -> Result<Vec<(usize, R)>, Cancelled> {
@@ -203,7 +229,7 @@ fn in_parallel<S, R: Send>(
         let mut out = Vec::new();
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&item) = items.get(index) else {
+            let Some(item) = items.get(index) else {
                 return Ok(out);
             };
             check(cancel)?;
@@ -399,6 +425,49 @@ impl Geometry {
                 layer(k).any(|(cell, side)| !dead_end_target || board.step(cell, side) != target)
             })
             .map(|k| k as u32)
+    }
+
+    /// [`Geometry::most_pushes`] for each of `targets`, from the pushes-only searches,
+    /// 64 targets a pass. A pass's targets are taken tile by tile (8×8 cells): close
+    /// targets have close wave fronts, so a pass visits each node in few layers.
+    fn most_pushes_batched(
+        &self,
+        targets: &[usize],
+        threads: usize,
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<u32>>, Cancelled> {
+        let board = &self.board;
+        let graph = PushGraph::new(board, &self.sides);
+        let width = board.width;
+        let mut order: Vec<usize> = (0..targets.len()).collect();
+        order.sort_by_key(|&i| {
+            let cell = targets[i];
+            (cell / width / 8, cell % width / 8, cell)
+        });
+        let batches: Vec<&[usize]> = order.chunks(BATCH).collect();
+        let found = in_parallel(
+            threads,
+            &batches,
+            cancel,
+            || {
+                (
+                    PushLayers::new(&graph, board.len()),
+                    Vec::with_capacity(BATCH),
+                )
+            },
+            |(layers, cells), batch| {
+                cells.clear();
+                cells.extend(batch.iter().map(|&i| targets[i]));
+                layers.most_pushes(&graph, cells)
+            },
+        )?;
+        let mut most = vec![None; targets.len()];
+        for (batch, found) in batches.iter().zip(found) {
+            for (&i, pushes) in batch.iter().zip(found) {
+                most[i] = pushes;
+            }
+        }
+        Ok(most)
     }
 
     /// The best placement with this target, given its `most` pushes: the farthest

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use boxls::design::{
     difficulty_map, difficulty_map_cancellable, hardest, hardest_cancellable, hardest_tuned,
-    DesignError, Difficulty, Placement, Tuning,
+    most_pushes_by_target, DesignError, Difficulty, Placement, Tuning,
 };
 use boxls::gen::{Family, GenOptions};
 use boxls::maze::Grid;
@@ -368,4 +368,37 @@ fn a_cancelled_design_search_says_so() {
         difficulty_map_cancellable(&grid, &cancelled),
         Err(DesignError::Cancelled)
     );
+}
+
+#[test]
+fn the_batched_pushes_only_searches_agree_with_one_full_search_per_target() {
+    let mut grids = layouts(0xD351_6E04, 300);
+    for (seed, family) in [
+        Family::Caves,
+        Family::Rooms,
+        Family::Open,
+        Family::Corridors,
+    ]
+    .into_iter()
+    .cycle()
+    .take(12)
+    .enumerate()
+    {
+        // Up to 30×30: several passes of 64 targets, tiles cut by walls.
+        let size = 12 + seed % 3 * 9;
+        let options = GenOptions {
+            rows: size,
+            cols: size,
+            family,
+            ..GenOptions::default()
+        };
+        grids.push(boxls::gen::generate(seed as u64, &options).grid);
+    }
+    for grid in &grids {
+        let full = most_pushes_by_target(grid, false, 1).expect("not too large");
+        for threads in [1, 2] {
+            let batched = most_pushes_by_target(grid, true, threads).expect("not too large");
+            assert_eq!(batched, full, "{}", grid.to_rows().join("\n"));
+        }
+    }
 }
