@@ -6,6 +6,7 @@
 //! between a box's sides ([`sides`]) across every target. See SPEC §1 for the order:
 //! most pushes, then most moves, then the first (T, B, S) in row-major order.
 
+mod detour;
 pub mod metrics;
 mod push_layers;
 mod reverse;
@@ -18,6 +19,7 @@ use crate::maze::Grid;
 use crate::solver::blocks::Blocks;
 use crate::solver::board::{sides_in, Board};
 use crate::solver::Cancelled;
+use detour::Detours;
 use push_layers::{PushGraph, PushLayers, BATCH};
 use reverse::{moves, pushes, Cost, Reverse, NEVER};
 use sides::{free_sides, SideDistances, UNREACHED};
@@ -304,6 +306,7 @@ pub fn difficulty_map_cancellable(
     let mut walks = Walks::new(board.len());
     walks.from(board, board.player, usize::MAX);
     let plain = walks.distance.clone();
+    let mut detours = Detours::new(board.len());
     let mut map = vec![Difficulty::Rock; grid.cell_count()];
     for (cell, slot) in map.iter_mut().enumerate() {
         if grid.walls[cell] {
@@ -315,7 +318,10 @@ pub fn difficulty_map_cancellable(
         } else if at == board.target {
             Difficulty::Target
         } else {
-            match geometry.optimum_with_box_at(&reverse, &mut walks, &plain, at) {
+            if cell % 1024 == 0 {
+                check(cancel)?;
+            }
+            match geometry.optimum_with_box_at(&reverse, &mut detours, &plain, at) {
                 NEVER => Difficulty::Unsolvable,
                 best => Difficulty::Solved {
                     pushes: u64::from(pushes(best)),
@@ -543,17 +549,16 @@ impl Geometry {
     fn optimum_with_box_at(
         &self,
         reverse: &Reverse,
-        walks: &mut Walks,
+        detours: &mut Detours,
         plain: &[u32],
         boxed: usize,
     ) -> Cost {
         let board = &self.board;
-        let start = board.player;
         if plain[boxed] == UNREACHED {
             return NEVER;
         }
         let mut best = NEVER;
-        let mut walked = false;
+        let mut repaired = false;
         for side in sides_in(free_sides(board, boxed)) {
             let first = reverse.first_push(boxed, side);
             if first == NEVER {
@@ -563,11 +568,11 @@ impl Geometry {
             let walk = match self.walk_round(plain, boxed, side) {
                 Some(walk) => walk,
                 None => {
-                    if !walked {
-                        walks.from(board, start, boxed);
-                        walked = true;
+                    if !repaired {
+                        detours.repair(board, plain, boxed);
+                        repaired = true;
                     }
-                    walks.distance[cell]
+                    detours.walk(plain, cell)
                 }
             };
             if walk != UNREACHED {

@@ -402,3 +402,49 @@ fn the_batched_pushes_only_searches_agree_with_one_full_search_per_target() {
         }
     }
 }
+
+#[test]
+fn the_difficulty_map_matches_one_solve_per_cell_on_generated_mazes() {
+    // Larger than the reference can take: walls round which the box's detours are long.
+    let mut detoured = 0;
+    for (seed, family) in [
+        Family::Caves,
+        Family::Rooms,
+        Family::Corridors,
+        Family::Open,
+    ]
+    .into_iter()
+    .cycle()
+    .take(16)
+    .enumerate()
+    {
+        let size = 14 + seed % 4 * 6;
+        let options = GenOptions {
+            rows: size,
+            cols: size,
+            family,
+            ..GenOptions::default()
+        };
+        let grid = boxls::gen::generate(seed as u64, &options).grid;
+        let map = difficulty_map(&grid).expect("not too large");
+        for (cell, &got) in map.iter().enumerate() {
+            if grid.walls[cell] || cell == grid.player || cell == grid.target {
+                continue;
+            }
+            let placed = Grid {
+                boxed: cell,
+                ..grid.clone()
+            };
+            let expected = match solve_path(&placed) {
+                Some(solution) => Difficulty::Solved {
+                    pushes: solution.pushes,
+                    moves: solution.moves,
+                },
+                None => Difficulty::Unsolvable,
+            };
+            assert_eq!(got, expected, "cell {cell}\n{}", grid.to_rows().join("\n"));
+            detoured += usize::from(matches!(expected, Difficulty::Solved { .. }));
+        }
+    }
+    assert!(detoured > 1000, "{detoured}");
+}
