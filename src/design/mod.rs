@@ -243,7 +243,7 @@ fn in_parallel<T: Sync, S, R: Send>(
         work()?
     } else {
         std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads).map(|_| scope.spawn(&work)).collect();
+            let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
             let mut all = Vec::new();
             for worker in workers {
                 match worker.join() {
@@ -530,7 +530,7 @@ impl Geometry {
             })
             .collect();
         seeds.sort_unstable_by_key(|&(_, moves)| moves);
-        walks.from_seeds(board, &seeds, boxed);
+        walks.seeded(board, &seeds, boxed);
         walks.order.iter().filter(|&&cell| cell != target).fold(
             (usize::MAX, 0),
             |(best_cell, best), &cell| {
@@ -632,13 +632,13 @@ impl Walks {
 
     /// Walk distances from `from` round `obstacle` ([`UNREACHED`] where none).
     fn from(&mut self, board: &Board, from: usize, obstacle: usize) {
-        self.from_seeds(board, &[(from, 0)], obstacle);
+        self.seeded(board, &[(from, 0)], obstacle);
     }
 
     /// Walk distances round `obstacle` from the nearest of `seeds` (cell, distance
     /// already gone), sorted by that distance: a breadth-first search, level by level,
     /// that takes each seed in when its level comes.
-    fn from_seeds(&mut self, board: &Board, seeds: &[(usize, u32)], obstacle: usize) {
+    fn seeded(&mut self, board: &Board, seeds: &[(usize, u32)], obstacle: usize) {
         for &cell in &self.order {
             self.distance[cell] = UNREACHED;
         }
