@@ -5,6 +5,7 @@
 //!
 //! ```sh
 //! cargo bench --bench design
+//! cargo bench --bench design -- caves 100   # the rows naming every word given
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
