@@ -3,8 +3,11 @@
 //!
 //! Both run reverse searches over (box cell, player side) states from a target
 //! ([`reverse`]) instead of solving placement by placement, sharing the walk distances
-//! between a box's sides ([`sides`]) across every target. See SPEC §1 for the order:
-//! most pushes, then most moves, then the first (T, B, S) in row-major order.
+//! between a box's sides ([`sides`]) across every target. The hardest placement
+//! first finds each target's most pushes with cheaper pushes-only searches, 64 targets
+//! at a time (`push_layers.rs`), over all cores; the map repairs the player's walks only
+//! where the box lengthens them (`detour.rs`). See SPEC §1 for the order: most pushes,
+//! then most moves, then the first (T, B, S) in row-major order.
 
 mod detour;
 pub mod metrics;
@@ -122,8 +125,8 @@ const THREADED_TARGETS: usize = 200;
 
 /// [`hardest_cancellable`] with the threads and the pruning chosen.
 ///
-/// With pruning, a pushes-only reverse search per target ([`push_layers`]) finds the most
-/// pushes of all; only the targets reaching them get the full search with moves. The
+/// With pruning, pushes-only reverse searches, 64 targets a pass (`push_layers.rs`),
+/// find the most pushes of all; only the targets reaching them get the full search with moves. The
 /// deepest layer holding a real start gives a target's most pushes, and only its
 /// states can be the answer's, so the moves come from them at once. Without pruning
 /// every target gets the full search (the same answer, slower). Threads take targets
