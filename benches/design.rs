@@ -5,6 +5,7 @@
 //!
 //! ```sh
 //! cargo bench --bench design
+//! cargo bench --bench design -- caves 100   # the rows naming every word given
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
@@ -70,10 +71,19 @@ fn brute_full(grid: &Grid) -> (u64, u64) {
 }
 
 fn main() {
+    // `cargo bench --bench design -- caves 100` runs the rows naming all of those words.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     println!("| maze | free cells | one solve | hardest | ratio | keeping T | ratio | map | ratio | brute force |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for size in [12, 20, 50, 100] {
         for family in [Family::Rooms, Family::Caves] {
+            let name = format!("{family} {size}");
+            if !only.iter().all(|word| name.split(' ').any(|w| w == word)) {
+                continue;
+            }
             let options = GenOptions {
                 rows: size,
                 cols: size,
@@ -117,6 +127,9 @@ fn main() {
                 ratio(map),
             );
         }
+    }
+    if !only.is_empty() && !only.iter().any(|word| word == "gen") {
+        return;
     }
     // `gen --hardest` of a 12×12 maze: the layout, the exact placement, the solve.
     let options = GenOptions {

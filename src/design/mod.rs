@@ -3,20 +3,27 @@
 //!
 //! Both run reverse searches over (box cell, player side) states from a target
 //! ([`reverse`]) instead of solving placement by placement, sharing the walk distances
-//! between a box's sides ([`sides`]) across every target. See SPEC §1 for the order:
-//! most pushes, then most moves, then the first (T, B, S) in row-major order.
+//! between a box's sides ([`sides`]) across every target. The hardest placement
+//! first finds each target's most pushes with cheaper pushes-only searches, 64 targets
+//! at a time (`push_layers.rs`), over all cores; the map repairs the player's walks only
+//! where the box lengthens them (`detour.rs`). See SPEC §1 for the order: most pushes,
+//! then most moves, then the first (T, B, S) in row-major order.
 
+mod detour;
 pub mod metrics;
+mod push_layers;
 mod reverse;
 mod sides;
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::maze::Grid;
 use crate::solver::blocks::Blocks;
 use crate::solver::board::{sides_in, Board};
 use crate::solver::Cancelled;
+use detour::Detours;
+use push_layers::{PushGraph, PushLayers, BATCH};
 use reverse::{moves, pushes, Cost, Reverse, NEVER};
 use sides::{free_sides, SideDistances, UNREACHED};
 
@@ -89,66 +96,184 @@ pub fn hardest_cancellable(
     keep_target: bool,
     cancel: &AtomicBool,
 ) -> Result<Option<Placement>, DesignError> {
+    hardest_tuned(grid, keep_target, cancel, Tuning::default())
+}
+
+/// How [`hardest_tuned`] runs. Every setting gives the same answer (the tests compare
+/// them); they exist to be compared.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuning {
+    /// Worker threads; 0 for one per core when the maze is large enough to pay for them.
+    pub threads: usize,
+    /// Skip a target whose most pushes are below the best found so far instead of
+    /// working out its moves.
+    pub prune: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            threads: 0,
+            prune: true,
+        }
+    }
+}
+
+/// Fewer targets than this go on one thread: spawning would cost more than it saves.
+const THREADED_TARGETS: usize = 200;
+
+/// [`hardest_cancellable`] with the threads and the pruning chosen.
+///
+/// With pruning, pushes-only reverse searches, 64 targets a pass (`push_layers.rs`),
+/// find the most pushes of all; only the targets reaching them get the full search with moves. The
+/// deepest layer holding a real start gives a target's most pushes, and only its
+/// states can be the answer's, so the moves come from them at once. Without pruning
+/// every target gets the full search (the same answer, slower). Threads take targets
+/// from a shared counter; the answer is the best of all in the total order of SPEC §1,
+/// whichever thread found what.
+#[doc(hidden)]
+pub fn hardest_tuned(
+    grid: &Grid,
+    keep_target: bool,
+    cancel: &AtomicBool,
+    tuning: Tuning,
+) -> Result<Option<Placement>, DesignError> {
     let geometry = Geometry::new(grid, cancel)?;
+    let board = &geometry.board;
     let targets: Vec<usize> = if keep_target {
-        vec![geometry.board.target]
+        vec![board.target]
     } else {
         geometry.free.clone()
     };
-    let mut reverse = Reverse::new(&geometry.board);
-    // First pass: the most pushes any placement has, per target.
-    let mut most = vec![0u32; targets.len()];
-    for (slot, &target) in most.iter_mut().zip(&targets) {
-        check(cancel)?;
-        reverse.run(&geometry.board, &geometry.sides, target);
-        *slot = geometry.most_pushes(&reverse, target).unwrap_or(0);
-    }
-    let Some(&best_pushes) = most.iter().max().filter(|&&p| p > 0) else {
-        return Ok(None);
+    let threads = match tuning.threads {
+        0 if targets.len() >= THREADED_TARGETS => {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+        0 => 1,
+        n => n,
     };
-    // Second pass, only for the targets that reach it: the moves.
-    let mut walks = Walks::new(geometry.board.len());
-    let mut best: Option<Placement> = None;
-    for (&target, _) in targets.iter().zip(&most).filter(|(_, &p)| p == best_pushes) {
-        check(cancel)?;
-        reverse.run(&geometry.board, &geometry.sides, target);
-        for &boxed in geometry.free.iter().filter(|&&b| b != target) {
-            for group in geometry.groups(boxed) {
-                if geometry.group_pushes(&reverse, target, boxed, group) != Some(best_pushes) {
-                    continue;
-                }
-                let (player, moves) = geometry.farthest_start(
-                    &reverse,
-                    &mut walks,
-                    target,
-                    boxed,
-                    group,
-                    best_pushes,
-                );
-                if best.is_none_or(|b| u64::from(moves) > b.moves) {
-                    best = Some(Placement {
-                        player: geometry.unpadded(player),
-                        boxed: geometry.unpadded(boxed),
-                        target: geometry.unpadded(target),
-                        pushes: u64::from(best_pushes),
-                        moves: u64::from(moves),
-                    });
-                } else if best.is_some_and(|b| {
-                    u64::from(moves) == b.moves
-                        && b.target == geometry.unpadded(target)
-                        && b.boxed == geometry.unpadded(boxed)
-                        && geometry.unpadded(player) < b.player
-                }) {
-                    // Another side group of the same box: the first start wins.
-                    best = best.map(|b| Placement {
-                        player: geometry.unpadded(player),
-                        ..b
-                    });
+    // With pruning, the targets reaching the most pushes, each with them.
+    let candidates: Vec<(usize, Option<u32>)> = if tuning.prune && targets.len() > 1 {
+        let most = geometry.most_pushes_batched(&targets, threads, cancel)?;
+        let Some(top) = most.iter().flatten().max().copied() else {
+            return Ok(None);
+        };
+        targets
+            .iter()
+            .zip(&most)
+            .filter(|(_, &most)| most == Some(top))
+            .map(|(&target, &most)| (target, most))
+            .collect()
+    } else {
+        targets.iter().map(|&target| (target, None)).collect()
+    };
+    let found = in_parallel(
+        threads,
+        &candidates,
+        cancel,
+        || (Reverse::new(board), Walks::new(board.len())),
+        |(reverse, walks), &(target, expected)| {
+            reverse.run(board, &geometry.sides, target);
+            let most = geometry.most_pushes(target, reverse.layers(), |k| reverse.layer(k))?;
+            // The two searches agree (the tests check it); were they ever not to, the
+            // full one decides, and a candidate that is not one is left out.
+            if expected.is_some_and(|expected| expected != most) {
+                return None;
+            }
+            geometry.hardest_for(reverse, walks, target, most)
+        },
+    )?;
+    Ok(found.into_iter().fold(None, better))
+}
+
+/// Per grid cell, the most pushes of a placement with the target there (`None` for
+/// rock and where none is solvable): from the batched pushes-only searches when
+/// `batched`, else from one full search per target. For the tests, which compare them.
+#[doc(hidden)]
+pub fn most_pushes_by_target(
+    grid: &Grid,
+    batched: bool,
+    threads: usize,
+) -> Result<Vec<Option<u32>>, DesignError> {
+    let never = AtomicBool::new(false);
+    let geometry = Geometry::new(grid, &never)?;
+    let board = &geometry.board;
+    let most = if batched {
+        geometry.most_pushes_batched(&geometry.free, threads, &never)?
+    } else {
+        let mut reverse = Reverse::new(board);
+        geometry
+            .free
+            .iter()
+            .map(|&target| {
+                reverse.run(board, &geometry.sides, target);
+                geometry.most_pushes(target, reverse.layers(), |k| reverse.layer(k))
+            })
+            .collect()
+    };
+    let mut by_cell = vec![None; grid.cell_count()];
+    for (&target, most) in geometry.free.iter().zip(most) {
+        by_cell[geometry.unpadded(target)] = most;
+    }
+    Ok(by_cell)
+}
+
+/// `step` on each of `items` over up to `threads` threads, each with its own scratch
+/// (`scratch()`) and taking items from a shared counter; the results in item order.
+fn in_parallel<T: Sync, S, R: Send>(
+    threads: usize,
+    items: &[T],
+    cancel: &AtomicBool,
+    scratch: impl Fn() -> S + Sync,
+    step: impl Fn(&mut S, &T) -> R + Sync,
+) -> Result<Vec<R>, Cancelled> {
+    let next = AtomicUsize::new(0);
+    let work = || -> Result<Vec<(usize, R)>, Cancelled> {
+        let mut state = scratch();
+        let mut out = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(index) else {
+                return Ok(out);
+            };
+            check(cancel)?;
+            out.push((index, step(&mut state, item)));
+        }
+    };
+    let threads = threads.clamp(1, items.len().max(1));
+    let mut all = if threads == 1 {
+        work()?
+    } else {
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            let mut all = Vec::new();
+            for worker in workers {
+                match worker.join() {
+                    Ok(done) => all.extend(done?),
+                    Err(panic) => std::panic::resume_unwind(panic),
                 }
             }
-        }
+            Ok(all)
+        })?
+    };
+    all.sort_unstable_by_key(|&(index, _)| index);
+    Ok(all.into_iter().map(|(_, result)| result).collect())
+}
+
+/// The better of two placements: most pushes, most moves, then the first (T, B, S).
+fn better(a: Option<Placement>, b: Option<Placement>) -> Option<Placement> {
+    let key = |p: &Placement| {
+        (
+            p.pushes,
+            p.moves,
+            std::cmp::Reverse((p.target, p.boxed, p.player)),
+        )
+    };
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if key(&b) > key(&a) { b } else { a }),
+        (a, b) => a.or(b),
     }
-    Ok(best)
 }
 
 /// What the box would need on one cell of the difficulty map.
@@ -184,6 +309,7 @@ pub fn difficulty_map_cancellable(
     let mut walks = Walks::new(board.len());
     walks.from(board, board.player, usize::MAX);
     let plain = walks.distance.clone();
+    let mut detours = Detours::new(board.len());
     let mut map = vec![Difficulty::Rock; grid.cell_count()];
     for (cell, slot) in map.iter_mut().enumerate() {
         if grid.walls[cell] {
@@ -195,7 +321,10 @@ pub fn difficulty_map_cancellable(
         } else if at == board.target {
             Difficulty::Target
         } else {
-            match geometry.optimum_with_box_at(&reverse, &mut walks, &plain, at) {
+            if cell % 1024 == 0 {
+                check(cancel)?;
+            }
+            match geometry.optimum_with_box_at(&reverse, &mut detours, &plain, at) {
                 NEVER => Difficulty::Unsolvable,
                 best => Difficulty::Solved {
                     pushes: u64::from(pushes(best)),
@@ -281,26 +410,111 @@ impl Geometry {
             }
         }
         sides_in(group)
-            .map(|side| reverse.first_push(board, boxed, side))
+            .map(|side| reverse.first_push(boxed, side))
             .filter(|&c| c != NEVER)
             .map(pushes)
             .min()
     }
 
-    /// The most pushes of any placement with this target, if any is solvable.
-    fn most_pushes(&self, reverse: &Reverse, target: usize) -> Option<u32> {
-        self.free
-            .iter()
-            .filter(|&&b| b != target)
-            .flat_map(|&boxed| {
-                self.groups(boxed)
-                    .filter_map(move |group| self.group_pushes(reverse, target, boxed, group))
+    /// The most pushes of any placement with this target, if any is solvable: the
+    /// deepest of a reverse search's `layers` with a state whose player side is not
+    /// the target alone (`layer(k)`: layer k's states, or one state per side group).
+    fn most_pushes<I: Iterator<Item = (usize, usize)>>(
+        &self,
+        target: usize,
+        layers: usize,
+        layer: impl Fn(usize) -> I,
+    ) -> Option<u32> {
+        let board = &self.board;
+        // A target with one free side is alone round a box there: a group of its own.
+        let dead_end_target = free_sides(board, target).count_ones() == 1;
+        (1..layers)
+            .rev()
+            .find(|&k| {
+                layer(k).any(|(cell, side)| !dead_end_target || board.step(cell, side) != target)
             })
-            .max()
+            .map(|k| k as u32)
+    }
+
+    /// [`Geometry::most_pushes`] for each of `targets`, from the pushes-only searches,
+    /// 64 targets a pass. A pass's targets are taken tile by tile (8×8 cells): close
+    /// targets have close wave fronts, so a pass visits each node in few layers.
+    fn most_pushes_batched(
+        &self,
+        targets: &[usize],
+        threads: usize,
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<u32>>, Cancelled> {
+        let board = &self.board;
+        let graph = PushGraph::new(board, &self.sides);
+        let width = board.width;
+        let mut order: Vec<usize> = (0..targets.len()).collect();
+        order.sort_by_key(|&i| {
+            let cell = targets[i];
+            (cell / width / 8, cell % width / 8, cell)
+        });
+        let batches: Vec<&[usize]> = order.chunks(BATCH).collect();
+        let found = in_parallel(
+            threads,
+            &batches,
+            cancel,
+            || {
+                (
+                    PushLayers::new(&graph, board.len()),
+                    Vec::with_capacity(BATCH),
+                )
+            },
+            |(layers, cells), batch| {
+                cells.clear();
+                cells.extend(batch.iter().map(|&i| targets[i]));
+                layers.most_pushes(&graph, cells)
+            },
+        )?;
+        let mut most = vec![None; targets.len()];
+        for (batch, found) in batches.iter().zip(found) {
+            for (&i, pushes) in batch.iter().zip(found) {
+                most[i] = pushes;
+            }
+        }
+        Ok(most)
+    }
+
+    /// The best placement with this target, given its `most` pushes: the farthest
+    /// start of each side group, of each box of that layer, that needs that many.
+    fn hardest_for(
+        &self,
+        reverse: &Reverse,
+        walks: &mut Walks,
+        target: usize,
+        most: u32,
+    ) -> Option<Placement> {
+        let mut boxes: Vec<usize> = reverse.layer(most as usize).map(|(cell, _)| cell).collect();
+        boxes.sort_unstable();
+        boxes.dedup();
+        let mut best = None;
+        for boxed in boxes {
+            for group in self.groups(boxed) {
+                if self.group_pushes(reverse, target, boxed, group) != Some(most) {
+                    continue;
+                }
+                let (player, moves) =
+                    self.farthest_start(reverse, walks, target, boxed, group, most);
+                let found = Placement {
+                    player: self.unpadded(player),
+                    boxed: self.unpadded(boxed),
+                    target: self.unpadded(target),
+                    pushes: u64::from(most),
+                    moves: u64::from(moves),
+                };
+                best = better(best, Some(found));
+            }
+        }
+        best
     }
 
     /// The start in `group`'s component (not T) with the most moves, the first in
-    /// row-major order among equals, and those moves.
+    /// row-major order among equals, and those moves: one walk from all the group's
+    /// sides at once, each starting at the moves its first push needs.
     fn farthest_start(
         &self,
         reverse: &Reverse,
@@ -311,26 +525,20 @@ impl Geometry {
         best_pushes: u32,
     ) -> (usize, u32) {
         let board = &self.board;
-        let mut total: Vec<(usize, u32)> = Vec::new();
-        for side in sides_in(group) {
-            let first = reverse.first_push(board, boxed, side);
-            if first == NEVER || pushes(first) != best_pushes {
-                continue;
-            }
-            walks.from(board, board.step(boxed, side), boxed);
-            if total.is_empty() {
-                total = walks.order.iter().map(|&c| (c, u32::MAX)).collect();
-                total.sort_unstable();
-            }
-            for (cell, value) in total.iter_mut() {
-                let walked = walks.distance[*cell];
-                *value = (*value).min(walked.saturating_add(moves(first)));
-            }
-        }
-        total.into_iter().filter(|&(cell, _)| cell != target).fold(
+        let mut seeds: Vec<(usize, u32)> = sides_in(group)
+            .filter_map(|side| {
+                let first = reverse.first_push(boxed, side);
+                (first != NEVER && pushes(first) == best_pushes)
+                    .then(|| (board.step(boxed, side), moves(first)))
+            })
+            .collect();
+        seeds.sort_unstable_by_key(|&(_, moves)| moves);
+        walks.seeded(board, &seeds, boxed);
+        walks.order.iter().filter(|&&cell| cell != target).fold(
             (usize::MAX, 0),
-            |(best_cell, best), (cell, value)| {
-                if best_cell == usize::MAX || value > best {
+            |(best_cell, best), &cell| {
+                let value = walks.distance[cell];
+                if best_cell == usize::MAX || value > best || (value == best && cell < best_cell) {
                     (cell, value)
                 } else {
                     (best_cell, best)
@@ -344,29 +552,31 @@ impl Geometry {
     fn optimum_with_box_at(
         &self,
         reverse: &Reverse,
-        walks: &mut Walks,
+        detours: &mut Detours,
         plain: &[u32],
         boxed: usize,
     ) -> Cost {
         let board = &self.board;
-        let start = board.player;
         if plain[boxed] == UNREACHED {
             return NEVER;
         }
         let mut best = NEVER;
-        let mut around: Option<Vec<u32>> = None;
+        let mut repaired = false;
         for side in sides_in(free_sides(board, boxed)) {
-            let first = reverse.first_push(board, boxed, side);
+            let first = reverse.first_push(boxed, side);
             if first == NEVER {
                 continue;
             }
             let cell = board.step(boxed, side);
             let walk = match self.walk_round(plain, boxed, side) {
                 Some(walk) => walk,
-                None => around.get_or_insert_with(|| {
-                    walks.from(board, start, boxed);
-                    walks.distance.clone()
-                })[cell],
+                None => {
+                    if !repaired {
+                        detours.repair(board, plain, boxed);
+                        repaired = true;
+                    }
+                    detours.walk(plain, cell)
+                }
             };
             if walk != UNREACHED {
                 best = best.min(first + u64::from(walk));
@@ -425,23 +635,49 @@ impl Walks {
 
     /// Walk distances from `from` round `obstacle` ([`UNREACHED`] where none).
     fn from(&mut self, board: &Board, from: usize, obstacle: usize) {
+        self.seeded(board, &[(from, 0)], obstacle);
+    }
+
+    /// Walk distances round `obstacle` from the nearest of `seeds` (cell, distance
+    /// already gone), sorted by that distance: a breadth-first search, level by level,
+    /// that takes each seed in when its level comes.
+    fn seeded(&mut self, board: &Board, seeds: &[(usize, u32)], obstacle: usize) {
         for &cell in &self.order {
             self.distance[cell] = UNREACHED;
         }
         self.order.clear();
-        self.distance[from] = 0;
-        self.order.push(from);
-        let mut head = 0;
-        while let Some(&cell) = self.order.get(head) {
-            head += 1;
-            let next = self.distance[cell] + 1;
-            for dir in 0..4 {
-                let n = board.step(cell, dir);
-                if board.is_free(n) && n != obstacle && self.distance[n] == UNREACHED {
-                    self.distance[n] = next;
-                    self.order.push(n);
+        let Some(&(_, mut level)) = seeds.first() else {
+            return;
+        };
+        let (mut head, mut seed) = (0, 0);
+        loop {
+            while let Some(&(cell, _)) = seeds.get(seed).filter(|&&(_, d)| d == level) {
+                seed += 1;
+                if self.distance[cell] == UNREACHED {
+                    self.distance[cell] = level;
+                    self.order.push(cell);
                 }
             }
+            let end = self.order.len();
+            if head == end {
+                match seeds.get(seed) {
+                    Some(&(_, d)) => level = d,
+                    None => return,
+                }
+                continue;
+            }
+            for i in head..end {
+                let cell = self.order[i];
+                for dir in 0..4 {
+                    let n = board.step(cell, dir);
+                    if board.is_free(n) && n != obstacle && self.distance[n] == UNREACHED {
+                        self.distance[n] = level + 1;
+                        self.order.push(n);
+                    }
+                }
+            }
+            head = end;
+            level += 1;
         }
     }
 }

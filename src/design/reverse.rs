@@ -15,9 +15,14 @@
 //! `togo` in layer k has k pushes to go, and its moves are the minimum over the layer's
 //! first pushes into it of walk + moves. A state given a value in an earlier layer is
 //! never reopened: any side it connects to got its value in that layer too.
+//!
+//! The buffers are flat and reused from one target to the next (a hardest-placement
+//! search runs one search per free cell): per cell a mask of the settled sides and the
+//! layer's pending first pushes (moves only: a layer's pushes are all the same), and the
+//! settled states in layer order, which also gives the deepest layers at once.
 
 use super::sides::{free_sides, SideDistances, UNREACHED};
-use crate::solver::board::{opposite, sides_in, Board};
+use crate::solver::board::{opposite, sides_in, Board, NORTH, SOUTH, WEST};
 
 /// (pushes, moves) to go, `moves` in the low 32 bits: compares lexicographically.
 pub type Cost = u64;
@@ -39,114 +44,173 @@ pub fn moves(cost: Cost) -> u32 {
 
 /// Reusable buffers for reverse searches over one board.
 pub struct Reverse {
-    /// `togo` per state `cell * 4 + side`.
+    /// Per cell, its free sides as a mask (0 for rock): one byte read answers "can the
+    /// player stand beyond this cell".
+    open: Vec<u8>,
+    /// `togo` per state `cell * 4 + side`, meaningful where `settled` says so.
     togo: Vec<Cost>,
-    /// First pushes of the layer being built, per state; reset after use.
-    pending: Vec<Cost>,
+    /// Per cell, the sides whose state has its `togo`.
+    settled: Vec<u8>,
+    /// Per cell, the moves of the layer's first pushes from each side; reset after use.
+    pending: Vec<[u32; 4]>,
+    /// Per cell, the sides with a pending first push.
+    pending_sides: Vec<u8>,
     /// Cells with pending first pushes.
-    touched: Vec<usize>,
+    touched: Vec<u32>,
+    /// Every settled state, layer by layer; layer k is `order[starts[k]..starts[k + 1]]`.
+    order: Vec<u32>,
+    starts: Vec<usize>,
     target: usize,
+    width: usize,
 }
 
 impl Reverse {
     pub fn new(board: &Board) -> Reverse {
+        let open = (0..board.len())
+            .map(|cell| {
+                if board.is_free(cell) {
+                    free_sides(board, cell)
+                } else {
+                    0
+                }
+            })
+            .collect();
         Reverse {
+            open,
             togo: vec![NEVER; board.len() * 4],
-            pending: vec![NEVER; board.len() * 4],
+            settled: vec![0; board.len()],
+            pending: vec![[0; 4]; board.len()],
+            pending_sides: vec![0; board.len()],
             touched: Vec::new(),
+            order: Vec::new(),
+            starts: Vec::new(),
             target: usize::MAX,
+            width: board.width,
         }
     }
 
     /// Runs the search for `target`, replacing the previous one.
     pub fn run(&mut self, board: &Board, sides: &SideDistances, target: usize) {
-        self.togo.fill(NEVER);
+        for &state in &self.order {
+            self.settled[state as usize / 4] = 0;
+        }
+        self.order.clear();
+        self.starts.clear();
         self.target = target;
-        let mut layer: Vec<usize> = Vec::new();
-        for side in sides_in(free_sides(board, target)) {
+        self.starts.push(0);
+        for side in sides_in(self.open[target]) {
             self.togo[target * 4 + side] = 0;
-            layer.push(target * 4 + side);
+            self.order.push((target * 4 + side) as u32);
         }
-        let mut next = Vec::new();
-        while !layer.is_empty() {
-            self.expand(board, sides, &layer, &mut next);
-            std::mem::swap(&mut layer, &mut next);
-            next.clear();
+        self.settled[target] = self.open[target];
+        self.starts.push(self.order.len());
+        let mut layer = 0;
+        while self.starts[layer] < self.starts[layer + 1] {
+            self.expand(board, sides, layer);
+            self.starts.push(self.order.len());
+            layer += 1;
         }
+        // The last layer is empty: drop its bound.
+        self.starts.pop();
     }
 
-    /// From the states of one layer, the first pushes into them, then the next layer.
-    fn expand(
-        &mut self,
-        board: &Board,
-        sides: &SideDistances,
-        layer: &[usize],
-        next: &mut Vec<usize>,
-    ) {
-        for &state in layer {
+    /// From the states of layer `layer`, the first pushes into them, then the next layer.
+    fn expand(&mut self, board: &Board, sides: &SideDistances, layer: usize) {
+        for i in self.starts[layer]..self.starts[layer + 1] {
+            let state = self.order[i] as usize;
             let (after, side) = (state / 4, state % 4);
-            // Before the push the box was on side `side` of `after`, the player one beyond.
+            // Before the push the box was on side `side` of `after` (where the player is
+            // now), the player one beyond.
             let before = board.step(after, side);
-            if before == self.target
-                || !board.is_free(before)
-                || !board.is_free(board.step(before, side))
-            {
+            if before == self.target || self.open[before] & (1 << side) == 0 {
                 continue;
             }
             // Each first push has exactly one state after it: it is set once per layer.
-            let first = self.togo[state] + cost(1, 1);
-            if self.pending[before * 4..before * 4 + 4]
-                .iter()
-                .all(|&c| c == NEVER)
-            {
-                self.touched.push(before);
+            if self.pending_sides[before] == 0 {
+                self.touched.push(before as u32);
             }
-            self.pending[before * 4 + side] = first;
+            self.pending_sides[before] |= 1 << side;
+            self.pending[before][side] = moves(self.togo[state]) + 1;
         }
-        self.touched.sort_unstable();
+        let pushes = layer as u32 + 1;
         for i in 0..self.touched.len() {
-            let cell = self.touched[i];
-            self.settle(board, sides, cell, next);
-            self.pending[cell * 4..cell * 4 + 4].fill(NEVER);
+            let cell = self.touched[i] as usize;
+            self.settle(sides, cell, pushes);
+            self.pending_sides[cell] = 0;
         }
         self.touched.clear();
     }
 
     /// Gives every still open side of `cell` its `togo` from the cell's pending first pushes.
-    fn settle(&mut self, board: &Board, sides: &SideDistances, cell: usize, next: &mut Vec<usize>) {
-        for side in sides_in(free_sides(board, cell)) {
-            if self.togo[cell * 4 + side] != NEVER {
-                continue;
-            }
-            let mut best = NEVER;
-            for from in 0..4 {
-                let first = self.pending[cell * 4 + from];
-                let walk = sides.between(cell, side, from);
-                if first != NEVER && walk != UNREACHED {
-                    best = best.min(first + u64::from(walk));
+    fn settle(&mut self, sides: &SideDistances, cell: usize, pushes: u32) {
+        let open = self.open[cell] & !self.settled[cell];
+        let from_sides = self.pending_sides[cell];
+        let pending = self.pending[cell];
+        let row = sides.row(cell);
+        for side in sides_in(open) {
+            let mut best = u64::MAX;
+            for from in sides_in(from_sides) {
+                let walk = row[side * 4 + from];
+                if walk != UNREACHED {
+                    best = best.min(u64::from(pending[from]) + u64::from(walk));
                 }
             }
-            if best != NEVER {
-                self.togo[cell * 4 + side] = best;
-                next.push(cell * 4 + side);
+            if best != u64::MAX {
+                // Moves stay below 2³² (see `MAX_CELLS`).
+                self.togo[cell * 4 + side] = cost(pushes, best as u32);
+                self.settled[cell] |= 1 << side;
+                self.order.push((cell * 4 + side) as u32);
             }
+        }
+    }
+
+    /// `togo` of the state (`cell`, `side`), [`NEVER`] when the box cannot reach the
+    /// target from it.
+    pub fn togo(&self, cell: usize, side: usize) -> Cost {
+        if self.settled[cell] & (1 << side) == 0 {
+            NEVER
+        } else {
+            self.togo[cell * 4 + side]
         }
     }
 
     /// The optimum to go when the next move is the push from side `side` of the box at
     /// `cell` (the player standing there), [`NEVER`] when that push is impossible or
     /// leads nowhere.
-    pub fn first_push(&self, board: &Board, cell: usize, side: usize) -> Cost {
-        let after = board.step(cell, opposite(side));
-        if !board.is_free(after) || !board.is_free(board.step(cell, side)) {
+    pub fn first_push(&self, cell: usize, side: usize) -> Cost {
+        let open = self.open[cell];
+        if open & (1 << side) == 0 || open & (1 << opposite(side)) == 0 {
             return NEVER;
         }
+        let after = self.step_to(cell, opposite(side));
         if after == self.target {
             return cost(1, 1);
         }
-        match self.togo[after * 4 + side] {
+        match self.togo(after, side) {
             NEVER => NEVER,
             togo => togo + cost(1, 1),
         }
+    }
+
+    /// [`Board::step`], without the board at hand.
+    fn step_to(&self, cell: usize, dir: usize) -> usize {
+        match dir {
+            NORTH => cell - self.width,
+            SOUTH => cell + self.width,
+            WEST => cell - 1,
+            _ => cell + 1,
+        }
+    }
+
+    /// The number of layers: the most pushes any state needs, plus one.
+    pub fn layers(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The states settled in layer `layer` (that many pushes to go), as (cell, side).
+    pub fn layer(&self, layer: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.order[self.starts[layer]..self.starts[layer + 1]]
+            .iter()
+            .map(|&state| (state as usize / 4, state as usize % 4))
     }
 }

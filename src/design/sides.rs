@@ -41,6 +41,12 @@ impl SideDistances {
     pub fn between(&self, cell: usize, a: usize, b: usize) -> u32 {
         self.table[cell][a * 4 + b]
     }
+
+    /// All of `cell`'s walks, `[a * 4 + b]`: one cache line.
+    #[inline]
+    pub fn row(&self, cell: usize) -> &[u32; 16] {
+        &self.table[cell]
+    }
 }
 
 /// The free sides of `cell` as a 4-bit mask.

@@ -2,7 +2,13 @@
 //! difficulty map on thousands of small generated layouts, every placement solved by
 //! the independent reference solver, and every answer's solution replayed.
 
-use boxls::design::{difficulty_map, hardest, Difficulty, Placement};
+use std::sync::atomic::AtomicBool;
+
+use boxls::design::{
+    difficulty_map, difficulty_map_cancellable, hardest, hardest_cancellable, hardest_tuned,
+    most_pushes_by_target, DesignError, Difficulty, Placement, Tuning,
+};
+use boxls::gen::{Family, GenOptions};
 use boxls::maze::Grid;
 use boxls::solver::{replay, solve_path};
 
@@ -260,4 +266,185 @@ fn boxls_solve_metrics_adds_a_line_per_solved_maze() {
     let (plain, _, _) = super::gen::run(&["solve"], sample.as_bytes());
     let expected = std::fs::read_to_string("examples/sample.out").unwrap();
     assert_eq!(plain, expected);
+}
+
+/// Every way of running the hardest-placement search: one thread without pruning (a
+/// full search with moves from every target), and pruned on one, two and three threads.
+fn every_tuning() -> [Tuning; 4] {
+    [
+        Tuning {
+            threads: 1,
+            prune: false,
+        },
+        Tuning {
+            threads: 1,
+            prune: true,
+        },
+        Tuning {
+            threads: 2,
+            prune: true,
+        },
+        Tuning {
+            threads: 3,
+            prune: false,
+        },
+    ]
+}
+
+fn assert_tunings_agree(grid: &Grid) -> Option<Placement> {
+    let never = AtomicBool::new(false);
+    let mut answers = Vec::new();
+    for keep in [false, true] {
+        let plain = hardest(grid, keep).expect("not too large");
+        for tuning in every_tuning() {
+            let got = hardest_tuned(grid, keep, &never, tuning).expect("not too large");
+            assert_eq!(
+                got,
+                plain,
+                "{tuning:?}, keep target: {keep}\n{}",
+                grid.to_rows().join("\n")
+            );
+        }
+        answers.push(plain);
+    }
+    answers[0]
+}
+
+#[test]
+fn pruning_and_threads_change_nothing_on_small_layouts() {
+    for grid in layouts(0xD351_6E03, 2000) {
+        assert_tunings_agree(&grid);
+    }
+}
+
+#[test]
+fn pruning_and_threads_change_nothing_on_generated_mazes() {
+    // Large enough for the default to use every core and for ties between targets.
+    let mut solvable = 0;
+    for (seed, family) in [
+        Family::Rooms,
+        Family::Caves,
+        Family::Open,
+        Family::Corridors,
+    ]
+    .into_iter()
+    .cycle()
+    .take(24)
+    .enumerate()
+    {
+        let size = 10 + seed % 4 * 5;
+        let options = GenOptions {
+            rows: size,
+            cols: size,
+            family,
+            ..GenOptions::default()
+        };
+        let grid = boxls::gen::generate(seed as u64, &options).grid;
+        if let Some(placement) = assert_tunings_agree(&grid) {
+            solvable += 1;
+            assert_replays(&grid, &placement);
+        }
+    }
+    assert!(solvable >= 20, "{solvable}");
+}
+
+#[test]
+fn a_cancelled_design_search_says_so() {
+    let grid = boxls::gen::generate(1, &GenOptions::default()).grid;
+    let cancelled = AtomicBool::new(true);
+    for tuning in every_tuning() {
+        for keep in [false, true] {
+            assert_eq!(
+                hardest_tuned(&grid, keep, &cancelled, tuning),
+                Err(DesignError::Cancelled)
+            );
+        }
+    }
+    assert_eq!(
+        hardest_cancellable(&grid, false, &cancelled),
+        Err(DesignError::Cancelled)
+    );
+    assert_eq!(
+        difficulty_map_cancellable(&grid, &cancelled),
+        Err(DesignError::Cancelled)
+    );
+}
+
+#[test]
+fn the_batched_pushes_only_searches_agree_with_one_full_search_per_target() {
+    let mut grids = layouts(0xD351_6E04, 300);
+    for (seed, family) in [
+        Family::Caves,
+        Family::Rooms,
+        Family::Open,
+        Family::Corridors,
+    ]
+    .into_iter()
+    .cycle()
+    .take(12)
+    .enumerate()
+    {
+        // Up to 30×30: several passes of 64 targets, tiles cut by walls.
+        let size = 12 + seed % 3 * 9;
+        let options = GenOptions {
+            rows: size,
+            cols: size,
+            family,
+            ..GenOptions::default()
+        };
+        grids.push(boxls::gen::generate(seed as u64, &options).grid);
+    }
+    for grid in &grids {
+        let full = most_pushes_by_target(grid, false, 1).expect("not too large");
+        for threads in [1, 2] {
+            let batched = most_pushes_by_target(grid, true, threads).expect("not too large");
+            assert_eq!(batched, full, "{}", grid.to_rows().join("\n"));
+        }
+    }
+}
+
+#[test]
+fn the_difficulty_map_matches_one_solve_per_cell_on_generated_mazes() {
+    // Larger than the reference can take: walls round which the box's detours are long.
+    let mut detoured = 0;
+    for (seed, family) in [
+        Family::Caves,
+        Family::Rooms,
+        Family::Corridors,
+        Family::Open,
+    ]
+    .into_iter()
+    .cycle()
+    .take(16)
+    .enumerate()
+    {
+        let size = 14 + seed % 4 * 6;
+        let options = GenOptions {
+            rows: size,
+            cols: size,
+            family,
+            ..GenOptions::default()
+        };
+        let grid = boxls::gen::generate(seed as u64, &options).grid;
+        let map = difficulty_map(&grid).expect("not too large");
+        for (cell, &got) in map.iter().enumerate() {
+            if grid.walls[cell] || cell == grid.player || cell == grid.target {
+                continue;
+            }
+            let placed = Grid {
+                boxed: cell,
+                ..grid.clone()
+            };
+            let expected = match solve_path(&placed) {
+                Some(solution) => Difficulty::Solved {
+                    pushes: solution.pushes,
+                    moves: solution.moves,
+                },
+                None => Difficulty::Unsolvable,
+            };
+            assert_eq!(got, expected, "cell {cell}\n{}", grid.to_rows().join("\n"));
+            detoured += usize::from(matches!(expected, Difficulty::Solved { .. }));
+        }
+    }
+    assert!(detoured > 1000, "{detoured}");
 }
