@@ -160,7 +160,11 @@ fn overhead(name: &str, command: &[&str], tests: u64) {
     let (mut plain, mut stressed) = (0.0f64, 0.0f64);
     for _ in 0..ROUNDS {
         plain = plain.max(plain_loop(command, &inputs));
-        let json = stress(&["--jobs", "1", "--tests", &tests.to_string()], command);
+        let tests = tests.to_string();
+        let json = stress(
+            &["--jobs", "1", "--timeout-ms", "60000", "--tests", &tests],
+            command,
+        );
         assert!(json["failure"].is_null(), "{json}");
         stressed = stressed.max(json["testsPerSecond"].as_f64().unwrap_or(0.0));
     }
