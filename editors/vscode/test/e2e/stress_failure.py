@@ -45,14 +45,25 @@ def run_stress(boxls: str, root: Path, workspace: Path, solver: str, out: Path) 
 
 def open_path(wb: Workbench, path: Path):
     """File: Open File… and the full path typed (the file is newer than the workspace's
-    file list that quick open searches)."""
-    wb.command("File: Open File...")
-    box = wb.page.locator(".quick-input-widget input")
-    box.wait_for(state="visible")
-    box.fill(str(path))
-    wb.page.wait_for_timeout(500)
-    wb.page.keyboard.press("Enter")
+    file list that quick open searches). The dialog fills in the folder once it has
+    read it, which can overwrite what was typed before: the path is typed after that,
+    and the whole gesture repeated if the file still did not open."""
     tab = wb.page.locator(f".tabs-container .tab.active[data-resource-name='{path.name}']")
+    box = wb.page.locator(".quick-input-widget input")
+    for _ in range(3):
+        wb.command("File: Open File...")
+        box.wait_for(state="visible")
+        wb.wait_for("the Open File dialog's folder", lambda: box.input_value().endswith("/"))
+        box.fill(str(path))
+        wb.wait_for(f"{path} typed", lambda: box.input_value() == str(path))
+        wb.page.keyboard.press("Enter")
+        for _ in range(40):
+            if tab.count() and tab.is_visible():
+                break
+            wb.page.wait_for_timeout(250)
+        if tab.count() and tab.is_visible():
+            break
+        wb.page.keyboard.press("Escape")
     wb.wait_for(f"the editor tab of {path.name}", lambda: tab.is_visible())
     wb.wait_for(f"{path.name}'s text", lambda: wb.editor_lines())
 
