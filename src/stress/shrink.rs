@@ -63,65 +63,76 @@ struct Shrinker<F> {
 const PASSES: [fn(&Grid) -> Vec<Grid>; 4] = [edge_lines, inner_lines, floor_to_rock, moves];
 
 impl<F: FnMut(&[Grid]) -> Vec<bool>> Shrinker<F> {
-    /// The smaller passes to a fixed point: the grid reached, and the steps taken.
+    /// The smaller passes to a fixed point: the grid reached, and the steps taken. Each
+    /// pass sweeps: after a step it goes on from the candidate taken, in the new
+    /// maze's candidates, rather than from the first (those before it were just
+    /// refused; the next round tries them again, until a round takes no step).
     fn greedy(&mut self, mut current: Grid) -> (Grid, usize) {
         let mut steps = 0;
-        'restart: loop {
+        loop {
+            let round = steps;
             for pass in PASSES {
-                if let Some(next) = self.first_failing(pass(&current), &current) {
+                let mut from = 0;
+                while let Some((at, next)) = self.first_failing(pass(&current), from, &current) {
                     current = next;
                     steps += 1;
-                    continue 'restart;
+                    from = at;
                 }
             }
-            return (current, steps);
+            if steps == round {
+                return (current, steps);
+            }
         }
     }
 
     /// Rock into floor: kept only when the greedy passes then get below `current`.
+    /// The wider mazes are run a batch at a time, side by side.
     fn widen(&mut self, current: Grid) -> (Grid, usize) {
-        for wider in rock_to_floor(&current) {
-            if !self.fails_one(&wider) {
-                continue;
-            }
-            let (smaller, steps) = self.greedy(wider);
-            if measure(&smaller) < measure(&current) {
-                return (smaller, steps + 1);
+        let wider = rock_to_floor(&current);
+        for chunk in wider.chunks(self.batch) {
+            let mut pending: Vec<(usize, Grid)> = chunk.iter().cloned().enumerate().collect();
+            self.settle(&mut pending.clone());
+            for (_, wider) in pending.drain(..) {
+                if !self.tried.get(&wider).copied().unwrap_or(false) {
+                    continue;
+                }
+                let (smaller, steps) = self.greedy(wider);
+                if measure(&smaller) < measure(&current) {
+                    return (smaller, steps + 1);
+                }
             }
         }
         (current, 0)
     }
 
-    fn fails_one(&mut self, grid: &Grid) -> bool {
-        if let Some(&failed) = self.tried.get(grid) {
-            return failed;
-        }
-        self.runs += 1;
-        let failed = (self.fails)(std::slice::from_ref(grid))
-            .first()
-            .copied()
-            .unwrap_or(false);
-        self.tried.insert(grid.clone(), failed);
-        failed
-    }
-
-    /// The first candidate (in order) that is smaller than `current` and still fails,
-    /// running untried ones a batch at a time.
-    fn first_failing(&mut self, candidates: Vec<Grid>, current: &Grid) -> Option<Grid> {
+    /// The first candidate (in order, from position `from` on) that is smaller than
+    /// `current` and still fails, with its position, running untried ones a batch at
+    /// a time.
+    fn first_failing(
+        &mut self,
+        candidates: Vec<Grid>,
+        from: usize,
+        current: &Grid,
+    ) -> Option<(usize, Grid)> {
         let bound = measure(current);
-        let mut pending: Vec<Grid> = Vec::new();
-        for candidate in candidates.into_iter().filter(|c| measure(c) < bound) {
+        let mut pending: Vec<(usize, Grid)> = Vec::new();
+        let smaller = candidates
+            .into_iter()
+            .enumerate()
+            .skip(from)
+            .filter(|(_, c)| measure(c) < bound);
+        for (at, candidate) in smaller {
             match self.tried.get(&candidate) {
                 // Known: decide now if nothing before it is still to be run.
                 Some(&failed) if pending.is_empty() => {
                     if failed {
-                        return Some(candidate);
+                        return Some((at, candidate));
                     }
                 }
-                Some(_) => pending.push(candidate),
+                Some(_) => pending.push((at, candidate)),
                 None => {
-                    pending.push(candidate);
-                    let untried = pending.iter().filter(|c| !self.tried.contains_key(*c));
+                    pending.push((at, candidate));
+                    let untried = pending.iter().filter(|(_, c)| !self.tried.contains_key(c));
                     if untried.count() >= self.batch {
                         if let Some(found) = self.settle(&mut pending) {
                             return Some(found);
@@ -134,9 +145,9 @@ impl<F: FnMut(&[Grid]) -> Vec<bool>> Shrinker<F> {
     }
 
     /// Runs the untried candidates of `pending`, then returns the first failing one.
-    fn settle(&mut self, pending: &mut Vec<Grid>) -> Option<Grid> {
+    fn settle(&mut self, pending: &mut Vec<(usize, Grid)>) -> Option<(usize, Grid)> {
         let mut untried: Vec<Grid> = Vec::new();
-        for candidate in pending.iter() {
+        for (_, candidate) in pending.iter() {
             if !self.tried.contains_key(candidate) && !untried.contains(candidate) {
                 untried.push(candidate.clone());
             }
@@ -150,7 +161,7 @@ impl<F: FnMut(&[Grid]) -> Vec<bool>> Shrinker<F> {
         }
         let found = pending
             .iter()
-            .find(|c| self.tried.get(*c).copied().unwrap_or(false))
+            .find(|(_, c)| self.tried.get(c).copied().unwrap_or(false))
             .cloned();
         pending.clear();
         found

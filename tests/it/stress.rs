@@ -6,7 +6,8 @@
 //! and the correct Python solver survive; runs are killed with their children at the
 //! time limit and on Ctrl-C; a command that cannot run is exit 2.
 //!
-//! `BOXLS_STRESS_LONG=1` makes the survival run 10,000 tests instead of 300.
+//! `BOXLS_STRESS_LONG=1` makes the survivors run 10,000 tests each (instead of 1,000
+//! for `boxls solve` and 60 for `correct.py`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -96,16 +97,18 @@ fn run_solver(name: &str, input: &str, limit: Duration) -> (Ended, Vec<u8>) {
 }
 
 /// `name` is caught by test `within` at the latest, as `kind`, and shrunk to a maze
-/// that still fails it that way.
-fn caught(name: &str, kind: &str, timeout_ms: u64, within: u64) {
+/// that still fails it that way. Python's start-up is most of a run's cost, so
+/// many mazes go in each input (the shrinker first finds the one that fails alone).
+fn caught(name: &str, kind: &str, timeout_ms: u64, within: u64, mazes: u64) -> serde_json::Value {
     let dir = scratch(name);
     let file = dir.join("failure.box");
     let tests = within.to_string();
     let timeout = timeout_ms.to_string();
+    let mazes = mazes.to_string();
     let file_arg = file.to_string_lossy().into_owned();
     #[rustfmt::skip]
     let args = [
-        "--seed", "1", "--tests", &tests, "--mazes-per-input", "10", "--max-rows", "8",
+        "--seed", "1", "--tests", &tests, "--mazes-per-input", &mazes, "--max-rows", "8",
         "--max-cols", "8", "--jobs", "2", "--timeout-ms", &timeout, "-o", &file_arg,
     ];
     let run = stress(&args, &["python3", "-S", &solver(name)]);
@@ -170,50 +173,53 @@ fn caught(name: &str, kind: &str, timeout_ms: u64, within: u64) {
             "{name}: {report}"
         );
     }
+    failure.clone()
 }
 
 macro_rules! corpus {
-    ($($test:ident: $solver:literal, $kind:literal, $timeout:literal, $within:literal;)*) => {
+    ($($test:ident: $solver:literal, $kind:literal, $timeout:literal, $within:literal, $mazes:literal;)*) => {
         $(
             #[test]
             fn $test() {
-                caught($solver, $kind, $timeout, $within);
+                caught($solver, $kind, $timeout, $within, $mazes);
             }
         )*
     };
 }
 
+// The infinite loop gets one maze per input: every run on a looping maze costs the
+// whole time limit, and finding the looping maze among many would cost more of them.
 corpus! {
-    visited_on_discovery_is_caught: "visited_on_discovery", "wrong-answer", 10000, 40;
-    one_visit_per_box_cell_is_caught: "box_cell_once", "wrong-answer", 10000, 40;
-    fewest_moves_first_is_caught: "moves_first", "wrong-answer", 10000, 40;
-    nested_bfs_first_path_is_caught: "nested_first_path", "wrong-answer", 10000, 40;
-    bridges_for_articulation_points_is_caught: "bridges", "wrong-answer", 10000, 80;
-    wrong_letter_case_is_caught: "wrong_case", "wrong-answer", 10000, 10;
-    a_missing_blank_line_is_caught: "missing_blank_line", "malformed-output", 10000, 10;
-    a_crash_is_caught: "crash", "runtime-error", 10000, 80;
-    an_infinite_loop_is_caught: "infinite_loop", "time-limit", 1500, 10;
+    visited_on_discovery_is_caught: "visited_on_discovery", "wrong-answer", 10000, 40, 20;
+    fewest_moves_first_is_caught: "moves_first", "wrong-answer", 10000, 40, 20;
+    nested_bfs_first_path_is_caught: "nested_first_path", "wrong-answer", 10000, 40, 20;
+    bridges_for_articulation_points_is_caught: "bridges", "wrong-answer", 10000, 80, 20;
+    wrong_letter_case_is_caught: "wrong_case", "wrong-answer", 10000, 10, 20;
+    a_missing_blank_line_is_caught: "missing_blank_line", "malformed-output", 10000, 10, 20;
+    a_crash_is_caught: "crash", "runtime-error", 10000, 80, 20;
+    an_infinite_loop_is_caught: "infinite_loop", "time-limit", 1500, 40, 1;
 }
 
-fn survival_tests() -> &'static str {
+/// How many tests the survivors get: `BOXLS_STRESS_LONG=1` gives both 10,000.
+fn survival_tests(short: u64) -> u64 {
     if std::env::var_os("BOXLS_STRESS_LONG").is_some() {
-        "10000"
+        10_000
     } else {
-        "300"
+        short
     }
 }
 
-#[test]
-fn boxls_solve_survives() {
-    let bin = env!("CARGO_BIN_EXE_boxls");
-    let dir = scratch("solve-survives");
+/// `command` passes `tests` tests of `seed` up to 12×12: exit 0, every test run,
+/// nothing written.
+fn survives(name: &str, seed: u64, tests: u64, command: &[&str]) {
+    let dir = scratch(name);
     let file = dir.join("failure.box").to_string_lossy().into_owned();
-    let tests = survival_tests();
+    let (seed, count) = (seed.to_string(), tests.to_string());
     #[rustfmt::skip]
-    let args = ["--seed", "11", "--tests", tests, "--max-rows", "12", "--max-cols", "12", "-o", &file];
-    let run = stress(&args, &[bin, "solve"]);
+    let args = ["--seed", &seed, "--tests", &count, "--max-rows", "12", "--max-cols", "12", "--timeout-ms", "20000", "-o", &file];
+    let run = stress(&args, command);
     assert_eq!(run.code, Some(0), "{}\n{}", run.json, run.stderr);
-    assert_eq!(run.json["tests"], tests.parse::<u64>().expect("a number"));
+    assert_eq!(run.json["tests"], tests);
     assert_eq!(run.json["failure"], serde_json::Value::Null);
     assert!(
         !Path::new(&file).exists(),
@@ -222,14 +228,37 @@ fn boxls_solve_survives() {
 }
 
 #[test]
+fn boxls_solve_survives() {
+    let bin = env!("CARGO_BIN_EXE_boxls");
+    survives("solve-survives", 11, survival_tests(1000), &[bin, "solve"]);
+}
+
+/// The independent reference: `correct.py`, plain Dijkstra sharing no code with boxls.
+#[test]
 fn the_correct_python_solver_survives() {
-    let dir = scratch("correct-survives");
+    let command = ["python3", "-S", &solver("correct")];
+    survives("correct-survives", 1, survival_tests(60), &command);
+}
+
+/// Caught as the others (with `--jobs 2`), and again with `--jobs 1`: the same first
+/// failure and the same shrunk maze.
+#[test]
+fn one_visit_per_box_cell_is_caught_the_same_whatever_the_jobs() {
+    let two = caught("box_cell_once", "wrong-answer", 10000, 40, 20);
+    let dir = scratch("box_cell_once-jobs-1");
     let file = dir.join("failure.box").to_string_lossy().into_owned();
     #[rustfmt::skip]
-    let args = ["--seed", "1", "--tests", "60", "--max-rows", "8", "--max-cols", "8", "--timeout-ms", "10000", "-o", &file];
-    let run = stress(&args, &["python3", "-S", &solver("correct")]);
-    assert_eq!(run.code, Some(0), "{}\n{}", run.json, run.stderr);
-    assert_eq!(run.json["tests"], 60);
+    let args = [
+        "--seed", "1", "--tests", "40", "--mazes-per-input", "20", "--max-rows", "8",
+        "--max-cols", "8", "--jobs", "1", "--timeout-ms", "10000", "-o", &file,
+    ];
+    let run = stress(&args, &["python3", "-S", &solver("box_cell_once")]);
+    assert_eq!(run.code, Some(1), "{}\n{}", run.json, run.stderr);
+    let one = &run.json["failure"];
+    for field in ["test", "kind", "maze", "answer", "expected"] {
+        assert_eq!(one[field], two[field], "{field}: {one}\n{two}");
+    }
+    assert_eq!(one["shrink"]["steps"], two["shrink"]["steps"]);
 }
 
 #[test]

@@ -5,12 +5,13 @@
 
 mod run;
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{self, IsTerminal as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -19,7 +20,7 @@ use super::Failure as CliFailure;
 use crate::gen::Family;
 use crate::maze::Grid;
 use crate::solver::{self, Solution};
-use crate::stress::inputs::{self, Options};
+use crate::stress::inputs::{self, Inputs, Options};
 use crate::stress::shrink::{shrink, Shrunk};
 use crate::stress::{self as core, Failure, Kind};
 use run::{Program, Ran};
@@ -89,20 +90,22 @@ pub struct StressArgs {
     command: Vec<OsString>,
 }
 
-/// One test's input and what judging it needs.
+/// One test's input and what judging it needs, made ahead of its run.
 struct Test {
     index: u64,
     grids: Vec<Grid>,
     optima: Vec<Option<Solution>>,
+    /// The input as the program reads it.
+    text: String,
 }
 
 impl Test {
-    fn new(index: u64, grids: Vec<Grid>) -> Test {
-        let optima = grids.iter().map(solver::solve_path).collect();
+    fn new(index: u64, input: inputs::Input) -> Test {
         Test {
             index,
-            grids,
-            optima,
+            text: core::input_text(&input.grids),
+            grids: input.grids,
+            optima: input.optima,
         }
     }
 }
@@ -139,7 +142,7 @@ pub fn stress(args: StressArgs) -> Result<ExitCode, CliFailure> {
         .max(1);
     interrupt_ends_every_run()?;
     let timeout = Duration::from_millis(args.timeout_ms.max(1));
-    let search = search(&args, &options, &program, jobs, timeout)
+    let search = search(&args, &Inputs::new(options), &program, jobs, timeout)
         .map_err(|e| CliFailure::Message(format!("cannot run `{shown}`: {e}")))?;
     let Some(first) = search.found.first() else {
         report_pass(&args, &search)?;
@@ -208,12 +211,14 @@ fn interrupt_ends_every_run() -> Result<(), CliFailure> {
     Ok(())
 }
 
-/// Runs the tests on `jobs` threads. Without `--keep-going` it stops at the first
-/// failure in test order (tests before it all run, so which one is first does not
-/// depend on the jobs). An error: COMMAND could not be started.
+/// Runs the tests on `jobs` threads, while other threads make the tests ahead of
+/// them (generating and solving a test costs as much as running a fast program, so it
+/// is kept off the runs' path). Without `--keep-going` it stops at the first failure
+/// in test order (tests before it all run, so which one is first does not depend on
+/// the jobs). An error: COMMAND could not be started.
 fn search(
     args: &StressArgs,
-    options: &Options,
+    inputs: &Inputs,
     program: &Program,
     jobs: usize,
     timeout: Duration,
@@ -225,6 +230,7 @@ fn search(
         (None, None) => 1000,
     };
     let deadline = args.time.map(|s| started + Duration::from_secs_f64(s));
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let next = AtomicU64::new(0);
     let stop_at = AtomicU64::new(u64::MAX);
     let done = AtomicU64::new(0);
@@ -233,6 +239,10 @@ fn search(
     let cannot_run = Mutex::new(None);
     let quit = AtomicBool::new(false);
     let progress = std::io::stderr().is_terminal() && !args.json;
+    // Tests made and not yet run; the receiving end goes when the last runner ends,
+    // which ends the makers too.
+    let (ahead, made) = mpsc::sync_channel::<Test>((4 * jobs).max(16));
+    let made = Arc::new(Mutex::new(made));
     std::thread::scope(|scope| {
         let (finished, finish) = mpsc::channel::<()>();
         if progress {
@@ -252,20 +262,41 @@ fn search(
                 }
             });
         }
+        for _ in 0..makers(jobs) {
+            let ahead = ahead.clone();
+            let (next, stop_at, quit) = (&next, &stop_at, &quit);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let stopped = !args.keep_going && index > stop_at.load(Ordering::Relaxed);
+                if index >= limit || late() || quit.load(Ordering::Relaxed) || stopped {
+                    return;
+                }
+                if ahead.send(Test::new(index, inputs.test(index))).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(ahead);
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
-                scope.spawn(|| loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let late = deadline.is_some_and(|d| Instant::now() >= d);
-                    if index >= limit || late || quit.load(Ordering::Relaxed) {
+                let made = Arc::clone(&made);
+                let (stop_at, quit, done, failures) = (&stop_at, &quit, &done, &failures);
+                let (found, cannot_run) = (&found, &cannot_run);
+                scope.spawn(move || loop {
+                    let Ok(test) = made
+                        .lock()
+                        .map_err(drop)
+                        .and_then(|m| m.recv().map_err(drop))
+                    else {
+                        return;
+                    };
+                    if late() || quit.load(Ordering::Relaxed) {
                         return;
                     }
-                    if !args.keep_going && index > stop_at.load(Ordering::Relaxed) {
-                        return;
+                    if !args.keep_going && test.index > stop_at.load(Ordering::Relaxed) {
+                        continue;
                     }
-                    let test = Test::new(index, inputs::test_input(options, index));
-                    let input = core::input_text(&test.grids);
-                    match run::run(program, input.as_bytes(), timeout) {
+                    match run::run(program, test.text.as_bytes(), timeout) {
                         Err(error) => {
                             if let Ok(mut slot) = cannot_run.lock() {
                                 slot.get_or_insert(error);
@@ -279,7 +310,7 @@ fn search(
                                 core::classify(&test.grids, &test.optima, ran.ended, &ran.stdout);
                             if let Some(failure) = failure {
                                 failures.fetch_add(1, Ordering::Relaxed);
-                                stop_at.fetch_min(index, Ordering::Relaxed);
+                                stop_at.fetch_min(test.index, Ordering::Relaxed);
                                 if let Ok(mut found) = found.lock() {
                                     found.push(Found { test, ran, failure });
                                 }
@@ -289,6 +320,7 @@ fn search(
                 })
             })
             .collect();
+        drop(made);
         for worker in workers {
             let _ = worker.join();
         }
@@ -304,6 +336,12 @@ fn search(
         seconds: started.elapsed().as_secs_f64(),
         found,
     })
+}
+
+/// Threads making tests: the cores the runs leave free, one at least.
+fn makers(jobs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    cores.saturating_sub(jobs).max(1)
 }
 
 /// The failure after reduction to one maze and shrinking.
@@ -370,26 +408,44 @@ fn reduce_and_shrink(first: &Found, program: &Program, jobs: usize, timeout: Dur
         shrunk: None,
         before: first.test.grids.clone(),
     };
-    let single = failing_maze(&first.test.grids, |grids| {
-        fails_on(program, timeout, kind, grids).is_some()
-    });
-    let Some(start) = single else {
+    // The failing runs of single mazes, so the result's answer needs no run of its own.
+    let failed: Mutex<HashMap<Grid, (Ran, Failure)>> = Mutex::new(HashMap::new());
+    if let [grid] = first.test.grids.as_slice() {
+        let run = (first.ran.clone(), first.failure.clone());
+        if let Ok(mut failed) = failed.lock() {
+            failed.insert(grid.clone(), run);
+        }
+    }
+    let fails = |grids: &[Grid]| {
+        let run = fails_on(program, timeout, kind, grids);
+        if let (Some(run), [grid]) = (&run, grids) {
+            if let Ok(mut failed) = failed.lock() {
+                failed.insert(grid.clone(), run.clone());
+            }
+        }
+        run.is_some()
+    };
+    let Some(start) = failing_maze(&first.test.grids, fails) else {
         return whole();
     };
     let shrunk = shrink(start.clone(), jobs, |candidates: &[Grid]| {
         std::thread::scope(|scope| {
             let runs: Vec<_> = candidates
                 .iter()
-                .map(|grid| scope.spawn(move || fails_as(program, timeout, kind, grid).is_some()))
+                .map(|grid| scope.spawn(move || fails(std::slice::from_ref(grid))))
                 .collect();
             runs.into_iter()
                 .map(|run| run.join().unwrap_or(false))
                 .collect()
         })
     });
-    // Once more on the result, for its answer (the program is assumed deterministic;
-    // if it is not, the original failure is reported unshrunk).
-    match fails_as(program, timeout, kind, &shrunk.grid) {
+    let known = failed
+        .lock()
+        .ok()
+        .and_then(|failed| failed.get(&shrunk.grid).cloned());
+    // The program is assumed deterministic; if it is not, the original failure is
+    // reported unshrunk.
+    match known.or_else(|| fails_as(program, timeout, kind, &shrunk.grid)) {
         Some((ran, failure)) => Outcome {
             optima: vec![solver::solve_path(&shrunk.grid)],
             grids: vec![shrunk.grid.clone()],

@@ -5,12 +5,16 @@
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
-use std::process::{Command, Stdio};
-use std::sync::{mpsc, Mutex};
+use std::process::{ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rustix::process::{kill_process_group, waitid, Pid, Signal, WaitId, WaitIdOptions};
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::process::{
+    kill_process_group, pidfd_open, waitid, Pid, PidfdFlags, Signal, WaitId, WaitIdOptions,
+};
 
 use crate::stress::Ended;
 
@@ -18,6 +22,9 @@ use crate::stress::Ended;
 pub const OUTPUT_LIMIT: usize = 16 << 20;
 /// How much of stderr a report shows.
 const STDERR_TAIL: usize = 2048;
+/// What an empty pipe takes without blocking (Linux pipes hold 64 KiB, one 4 KiB page
+/// at least under memory pressure; macOS's 16 KiB).
+const PIPE_ROOM: usize = 4096;
 /// How long to wait for the pipes to close once the group is dead (a process that left
 /// the group could keep them open).
 const DRAIN: Duration = Duration::from_secs(2);
@@ -51,13 +58,9 @@ pub struct Ran {
     pub stderr_tail: String,
 }
 
-enum Event {
-    Exited,
-    Stdout(Vec<u8>, bool),
-    Stderr(Vec<u8>),
-}
-
-/// Runs `program` on `input`; an error only when it cannot be started at all.
+/// Runs `program` on `input`; an error only when it cannot be started at all. The
+/// calling thread watches the run alone: one `poll` over stdout, stderr and the
+/// leader's pidfd (no reader or waiter threads to start per run).
 pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran> {
     starting()?;
     let spawned = Command::new(&program.program)
@@ -76,82 +79,188 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
     };
     let pid = child.id() as i32;
     started(Some(pid));
-    let (events, received) = mpsc::channel();
     if let Some(mut stdin) = child.stdin.take() {
-        let input = input.to_vec();
         // A program that exits without reading its input is not our failure: the
-        // broken pipe is ignored, and dropping the pipe closes stdin.
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-    }
-    if let Some(stdout) = child.stdout.take() {
-        let events = events.clone();
-        std::thread::spawn(move || {
-            let (bytes, over) = read_capped(stdout, OUTPUT_LIMIT);
-            if over {
-                kill_group(pid);
-            }
-            let _ = events.send(Event::Stdout(bytes, over));
-        });
-    }
-    if let Some(stderr) = child.stderr.take() {
-        let events = events.clone();
-        std::thread::spawn(move || {
-            let _ = events.send(Event::Stderr(read_tail(stderr, STDERR_TAIL)));
-        });
-    }
-    std::thread::spawn(move || {
-        // Waits without reaping, so the group id cannot be reused before it is killed.
-        if let Some(leader) = Pid::from_raw(pid) {
-            let _ = waitid(
-                WaitId::Pid(leader),
-                WaitIdOptions::EXITED | WaitIdOptions::NOWAIT,
-            );
-        }
-        let _ = events.send(Event::Exited);
-    });
-    let deadline = Instant::now() + timeout;
-    let mut timed_out = false;
-    let (mut exited, mut stdout, mut stderr) = (false, None, None);
-    while !(exited && stdout.is_some() && stderr.is_some()) {
-        let now = Instant::now();
-        let wait = if exited || timed_out {
-            DRAIN
+        // broken pipe is ignored, and dropping the pipe closes stdin. An input that
+        // fits an empty pipe is written at once (it cannot block); a longer one by a
+        // thread, so a program writing before it reads cannot stall the run.
+        if input.len() <= PIPE_ROOM {
+            let _ = stdin.write_all(input);
         } else {
-            deadline.saturating_duration_since(now)
-        };
-        match received.recv_timeout(wait) {
-            Ok(Event::Exited) => {
-                exited = true;
-                kill_group(pid);
-            }
-            Ok(Event::Stdout(bytes, over)) => stdout = Some((bytes, over)),
-            Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
-            Err(_) if !exited && !timed_out => {
-                timed_out = true;
-                kill_group(pid);
-            }
-            Err(_) => break,
+            let input = input.to_vec();
+            std::thread::spawn(move || {
+                let _ = stdin.write_all(&input);
+            });
         }
     }
+    let watched = watch(pid, child.stdout.take(), child.stderr.take(), timeout);
+    // Reaped only now, after the group was killed, so its id could not be reused by
+    // another process before that.
     let status = child.wait()?;
     finished(pid);
-    let (stdout, over) = stdout.unwrap_or_default();
-    let ended = if timed_out {
+    let ended = if watched.timed_out {
         Ended::TimedOut(timeout.as_millis() as u64)
-    } else if over {
+    } else if watched.over {
         Ended::OutputLimit(OUTPUT_LIMIT)
     } else if let Some(code) = status.code() {
         Ended::Exited(code)
     } else {
         Ended::Signaled(status.signal().unwrap_or(0))
     };
+    let cut = watched.stderr.len().saturating_sub(STDERR_TAIL);
     Ok(Ran {
         ended,
-        stdout,
-        stderr_tail: String::from_utf8_lossy(&stderr.unwrap_or_default()).into_owned(),
+        stdout: watched.stdout,
+        stderr_tail: String::from_utf8_lossy(&watched.stderr[cut..]).into_owned(),
     })
+}
+
+/// What watching a run saw.
+#[derive(Default)]
+struct Watched {
+    stdout: Vec<u8>,
+    /// Whether stdout went past [`OUTPUT_LIMIT`].
+    over: bool,
+    stderr: Vec<u8>,
+    timed_out: bool,
+}
+
+/// Reads the run's output until the leader has exited and both pipes are closed, or
+/// the time is up; the group is killed as soon as the leader exits, the time is up or
+/// stdout goes past the limit. Once the group is dead, the pipes get [`DRAIN`] more to
+/// close (a process that left the group could hold them open).
+fn watch(
+    pid: i32,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+    timeout: Duration,
+) -> Watched {
+    let leader = Pid::from_raw(pid);
+    // Without pidfds (Linux before 5.3) the leader is checked every few milliseconds.
+    let pidfd = leader.and_then(|leader| pidfd_open(leader, PidfdFlags::empty()).ok());
+    let (mut stdout, mut stderr) = (stdout, stderr);
+    let mut seen = Watched::default();
+    let deadline = Instant::now() + timeout;
+    let mut drain_until: Option<Instant> = None;
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut exited = false;
+    loop {
+        exited = exited || leader_exited(leader, pidfd.as_ref());
+        if exited && drain_until.is_none() {
+            kill_group(pid);
+            drain_until = Some(Instant::now() + DRAIN);
+        }
+        if exited && stdout.is_none() && stderr.is_none() {
+            return seen;
+        }
+        let now = Instant::now();
+        if drain_until.is_none() && now >= deadline {
+            seen.timed_out = true;
+            kill_group(pid);
+            drain_until = Some(now + DRAIN);
+        }
+        if drain_until.is_some_and(|until| now >= until) {
+            return seen;
+        }
+        let mut wait = drain_until
+            .unwrap_or(deadline)
+            .saturating_duration_since(now);
+        if pidfd.is_none() && !exited {
+            wait = wait.min(Duration::from_millis(2));
+        }
+        // An exited leader's pidfd stays readable: only the pipes are waited on then.
+        let watching = pidfd.as_ref().filter(|_| !exited);
+        let (out_ready, err_ready) = ready(stdout.as_ref(), stderr.as_ref(), watching, wait);
+        if out_ready {
+            if let Some(pipe) = stdout.as_mut() {
+                match pipe.read(&mut chunk) {
+                    Ok(0) | Err(_) => stdout = None,
+                    Ok(n) => {
+                        let room = OUTPUT_LIMIT - seen.stdout.len();
+                        seen.stdout.extend_from_slice(&chunk[..n.min(room)]);
+                        if n > room {
+                            seen.over = true;
+                            stdout = None;
+                            kill_group(pid);
+                        }
+                    }
+                }
+            }
+        }
+        if err_ready {
+            if let Some(pipe) = stderr.as_mut() {
+                match pipe.read(&mut chunk) {
+                    Ok(0) | Err(_) => stderr = None,
+                    Ok(n) => {
+                        seen.stderr.extend_from_slice(&chunk[..n]);
+                        if seen.stderr.len() > 2 * STDERR_TAIL {
+                            let cut = seen.stderr.len() - STDERR_TAIL;
+                            seen.stderr.drain(..cut);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether the leader has exited (without reaping it): its pidfd is readable, or
+/// without one, `waitid` says so.
+fn leader_exited(leader: Option<Pid>, pidfd: Option<&OwnedFd>) -> bool {
+    if let Some(fd) = pidfd {
+        let mut fds = [PollFd::new(fd, PollFlags::IN)];
+        let zero = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        return poll(&mut fds, Some(&zero)).is_ok_and(|n| n > 0);
+    }
+    let Some(leader) = leader else {
+        return true;
+    };
+    waitid(
+        WaitId::Pid(leader),
+        WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG,
+    )
+    .map_or(true, |status| status.is_some())
+}
+
+/// Waits up to `wait` for stdout or stderr to have something (or close), or the
+/// leader to exit; whether stdout and stderr are ready.
+fn ready(
+    stdout: Option<&ChildStdout>,
+    stderr: Option<&ChildStderr>,
+    pidfd: Option<&OwnedFd>,
+    wait: Duration,
+) -> (bool, bool) {
+    let interest = PollFlags::IN | PollFlags::HUP;
+    let mut fds = Vec::with_capacity(3);
+    let mut slots = [None; 2];
+    if let Some(pipe) = stdout {
+        slots[0] = Some(fds.len());
+        fds.push(PollFd::new(pipe, interest));
+    }
+    if let Some(pipe) = stderr {
+        slots[1] = Some(fds.len());
+        fds.push(PollFd::new(pipe, interest));
+    }
+    if let Some(fd) = pidfd {
+        fds.push(PollFd::new(fd, PollFlags::IN));
+    }
+    let timeout = Timespec::try_from(wait).unwrap_or(Timespec {
+        tv_sec: 1,
+        tv_nsec: 0,
+    });
+    if fds.is_empty() {
+        std::thread::sleep(wait);
+        return (false, false);
+    }
+    if poll(&mut fds, Some(&timeout)).is_err() {
+        // EINTR: the caller looks again.
+        return (false, false);
+    }
+    let hit = |slot: Option<usize>| slot.is_some_and(|i| !fds[i].revents().is_empty());
+    (hit(slots[0]), hit(slots[1]))
 }
 
 fn kill_group(pid: i32) {
@@ -206,43 +315,6 @@ pub fn kill_all() {
         }
         drop(live);
         std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
-/// Reads up to `limit` bytes; whether there was more.
-fn read_capped(mut from: impl Read, limit: usize) -> (Vec<u8>, bool) {
-    let mut bytes = Vec::new();
-    let mut chunk = [0u8; 64 * 1024];
-    loop {
-        match from.read(&mut chunk) {
-            Ok(0) | Err(_) => return (bytes, false),
-            Ok(n) if bytes.len() + n > limit => {
-                bytes.extend_from_slice(&chunk[..limit - bytes.len()]);
-                return (bytes, true);
-            }
-            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
-        }
-    }
-}
-
-/// Reads to the end, keeping the last `keep` bytes.
-fn read_tail(mut from: impl Read, keep: usize) -> Vec<u8> {
-    let mut tail = Vec::new();
-    let mut chunk = [0u8; 8 * 1024];
-    loop {
-        match from.read(&mut chunk) {
-            Ok(0) | Err(_) => {
-                let cut = tail.len().saturating_sub(keep);
-                tail.drain(..cut);
-                return tail;
-            }
-            Ok(n) => {
-                tail.extend_from_slice(&chunk[..n]);
-                if tail.len() > 2 * keep {
-                    tail.drain(..tail.len() - keep);
-                }
-            }
-        }
     }
 }
 

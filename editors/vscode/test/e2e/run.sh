@@ -190,9 +190,12 @@ say "code-server on 127.0.0.1:$port; driving Chromium"
 "$tools/venv/bin/python" "$here/drive.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
   --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)" \
   --server "$server" ${set_path:+--setting "$boxls" --only-hints}
-# The preview on 100×100, 1000×1000 and 2000×2000 rooms: what is drawn, and the timings
-# (once, with the bundled server).
+# Once, with the bundled server: `boxls stress` on a wrong solver and its failure file
+# opened (the diagnostic shown); the preview on 100×100, 1000×1000 and 2000×2000 rooms
+# (what is drawn, and the timings).
 if [ -z "$set_path" ]; then
+  "$tools/venv/bin/python" "$here/stress_failure.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
+    --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
   "$tools/venv/bin/python" "$here/preview_perf.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
     --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
 fi
