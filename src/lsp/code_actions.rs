@@ -14,7 +14,7 @@ use super::diagnostics::to_lsp;
 use super::view::View;
 use crate::ide::{self, Action, ActionKind, ActionKinds};
 
-use super::commands::{self, APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
+use super::commands::{Write, APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
 
 pub fn code_actions(
     view: &View,
@@ -115,23 +115,15 @@ pub fn resolve_uri(action: &CodeAction) -> Option<Uri> {
     action.data.as_ref()?.get("uri")?.as_str()?.parse().ok()
 }
 
-/// The edit a command boxls makes itself makes in `view`; `Err` says why there is none
-/// (a maze without a solution to write), for the user.
-pub fn command_edit(
-    command: &commands::Command,
-    view: &View,
-) -> std::result::Result<WorkspaceEdit, String> {
-    match command {
-        commands::Command::Insert { uri, index } => {
+/// The edit `write` makes in `view`; `Err` says why there is none (a maze without a
+/// solution to write), for the user.
+pub fn written(write: &Write, view: &View) -> std::result::Result<WorkspaceEdit, String> {
+    match write {
+        Write::Insert { uri, index } => {
             ide::insert_solution(&view.file(), *index).map(|edit| view.workspace_edit(uri, &[edit]))
         }
-        commands::Command::InsertAll { uri } => {
+        Write::InsertAll { uri } => {
             Ok(view.workspace_edit(uri, &ide::all_solution_edits(&view.file())))
-        }
-        commands::Command::ApplyEdit(edit) => Ok(edit.clone()),
-        // Searched off the request loop by `hardest.rs`, never here.
-        commands::Command::MakeHardest(_) => {
-            Err("Make Maze hardest is resolved by its own handler".to_string())
         }
     }
 }

@@ -33,14 +33,30 @@ pub const COMMANDS: [&str; 4] = [
 /// A command with its arguments read.
 #[derive(Debug, PartialEq)]
 pub enum Command {
-    /// Write maze `index`'s solution line.
-    Insert { uri: Uri, index: usize },
-    /// Write every maze's.
-    InsertAll { uri: Uri },
+    /// An edit boxls makes itself from its copy of the document.
+    Write(Write),
     /// Relay an edit (not yet checked: see [`checked_edit`]).
     ApplyEdit(WorkspaceEdit),
     /// Make one maze hardest (its request object, read by `hardest.rs`).
     MakeHardest(Value),
+}
+
+/// The solution lines a command writes.
+#[derive(Debug, PartialEq)]
+pub enum Write {
+    /// Maze `index`'s solution line.
+    Insert { uri: Uri, index: usize },
+    /// Every maze's.
+    InsertAll { uri: Uri },
+}
+
+impl Write {
+    /// The document written to.
+    pub fn uri(&self) -> &Uri {
+        match self {
+            Write::Insert { uri, .. } | Write::InsertAll { uri } => uri,
+        }
+    }
 }
 
 impl Command {
@@ -50,7 +66,7 @@ impl Command {
             (INSERT_COMMAND, [document, index]) => {
                 let index = index.as_u64().and_then(|i| usize::try_from(i).ok());
                 match (uri(document), index) {
-                    (Some(uri), Some(index)) => Ok(Command::Insert { uri, index }),
+                    (Some(uri), Some(index)) => Ok(Command::Write(Write::Insert { uri, index })),
                     _ => Err(Error::invalid_params(
                         "expected arguments [uri, maze index]",
                     )),
@@ -60,7 +76,7 @@ impl Command {
                 "expected arguments [uri, maze index]",
             )),
             (INSERT_ALL_COMMAND, [document]) => uri(document)
-                .map(|uri| Command::InsertAll { uri })
+                .map(|uri| Command::Write(Write::InsertAll { uri }))
                 .ok_or_else(|| Error::invalid_params("expected arguments [uri]")),
             (INSERT_ALL_COMMAND, _) => Err(Error::invalid_params("expected arguments [uri]")),
             (APPLY_EDIT_COMMAND, [edit]) => serde_json::from_value(edit.clone())
@@ -70,16 +86,6 @@ impl Command {
             (MAKE_HARDEST_COMMAND, [request]) => Ok(Command::MakeHardest(request.clone())),
             (MAKE_HARDEST_COMMAND, _) => Err(Error::invalid_params("expected one request object")),
             (other, _) => Err(Error::invalid_params(format!("unknown command `{other}`"))),
-        }
-    }
-}
-
-impl Command {
-    /// The document whose edit boxls makes itself (`Insert`, `InsertAll`).
-    pub fn made_in(&self) -> Option<&Uri> {
-        match self {
-            Command::Insert { uri, .. } | Command::InsertAll { uri } => Some(uri),
-            Command::ApplyEdit(_) | Command::MakeHardest(_) => None,
         }
     }
 }
@@ -165,7 +171,7 @@ mod tests {
         let uri: Value = json!("file:///a.box");
         assert!(matches!(
             Command::parse(INSERT_COMMAND, &[uri.clone(), json!(2)]),
-            Ok(Command::Insert { index: 2, .. })
+            Ok(Command::Write(Write::Insert { index: 2, .. }))
         ));
         assert!(Command::parse(INSERT_COMMAND, &[uri.clone(), json!(-1)]).is_err());
         assert!(Command::parse(INSERT_ALL_COMMAND, std::slice::from_ref(&uri)).is_ok());

@@ -239,13 +239,10 @@ impl LanguageServer for Backend {
                 commands::checked_edit(edit, |uri, version| self.state.is_open_at(uri, version))?
             }
             Command::MakeHardest(request) => self.make_hardest(request).await?,
-            command => {
-                let Some(uri) = command.made_in() else {
-                    return Err(Error::invalid_params("the command names no document"));
-                };
+            Command::Write(write) => {
                 let made = self
-                    .with_view(METHOD, uri, Dead::Skip, |view| {
-                        code_actions::command_edit(&command, view)
+                    .with_view(METHOD, write.uri(), Dead::Skip, |view| {
+                        code_actions::written(&write, view)
                     })
                     .await?;
                 match made {
