@@ -10,6 +10,7 @@
 //! then most moves, then the first (T, B, S) in row-major order.
 
 mod detour;
+mod map;
 pub mod metrics;
 mod push_layers;
 mod reverse;
@@ -22,11 +23,11 @@ use crate::maze::Grid;
 use crate::solver::blocks::Blocks;
 use crate::solver::board::{sides_in, Board};
 use crate::solver::Cancelled;
-use detour::Detours;
 use push_layers::{PushGraph, PushLayers, BATCH};
-use reverse::{moves, pushes, Cost, Reverse, NEVER};
+use reverse::{moves, pushes, Reverse, NEVER};
 use sides::{free_sides, SideDistances, UNREACHED};
 
+pub use map::{difficulty_map, difficulty_map_cancellable, Difficulty};
 pub use metrics::{metrics, Metrics};
 
 /// The most cells a design search takes: moves then stay below 2³² (an optimal solution
@@ -174,7 +175,7 @@ pub fn hardest_tuned(
         cancel,
         || (Reverse::new(board), Walks::new(board.len())),
         |(reverse, walks), &(target, expected)| {
-            reverse.run(board, &geometry.sides, target);
+            let Ok(()) = reverse.run(board, &mut &geometry.sides, target);
             let most = geometry.most_pushes(target, reverse.layers(), |k| reverse.layer(k))?;
             // The two searches agree (the tests check it); were they ever not to, the
             // full one decides, and a candidate that is not one is left out.
@@ -207,7 +208,7 @@ pub fn most_pushes_by_target(
             .free
             .iter()
             .map(|&target| {
-                reverse.run(board, &geometry.sides, target);
+                let Ok(()) = reverse.run(board, &mut &geometry.sides, target);
                 geometry.most_pushes(target, reverse.layers(), |k| reverse.layer(k))
             })
             .collect()
@@ -274,66 +275,6 @@ fn better(a: Option<Placement>, b: Option<Placement>) -> Option<Placement> {
         (Some(a), Some(b)) => Some(if key(&b) > key(&a) { b } else { a }),
         (a, b) => a.or(b),
     }
-}
-
-/// What the box would need on one cell of the difficulty map.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Difficulty {
-    Rock,
-    /// The player's start: the box cannot start there.
-    Player,
-    /// The target: nothing to do.
-    Target,
-    Unsolvable,
-    Solved {
-        pushes: u64,
-        moves: u64,
-    },
-}
-
-/// For each grid cell, the optimum if the box started there with `grid`'s S and T.
-pub fn difficulty_map(grid: &Grid) -> Result<Vec<Difficulty>, DesignError> {
-    difficulty_map_cancellable(grid, &AtomicBool::new(false))
-}
-
-/// [`difficulty_map`], giving up with [`DesignError::Cancelled`] soon after `cancel` is set.
-pub fn difficulty_map_cancellable(
-    grid: &Grid,
-    cancel: &AtomicBool,
-) -> Result<Vec<Difficulty>, DesignError> {
-    let geometry = Geometry::new(grid, cancel)?;
-    let board = &geometry.board;
-    let mut reverse = Reverse::new(board);
-    reverse.run(board, &geometry.sides, board.target);
-    check(cancel)?;
-    let mut walks = Walks::new(board.len());
-    walks.from(board, board.player, usize::MAX);
-    let plain = walks.distance.clone();
-    let mut detours = Detours::new(board.len());
-    let mut map = vec![Difficulty::Rock; grid.cell_count()];
-    for (cell, slot) in map.iter_mut().enumerate() {
-        if grid.walls[cell] {
-            continue;
-        }
-        let at = board.padded(cell);
-        *slot = if at == board.player {
-            Difficulty::Player
-        } else if at == board.target {
-            Difficulty::Target
-        } else {
-            if cell % 1024 == 0 {
-                check(cancel)?;
-            }
-            match geometry.optimum_with_box_at(&reverse, &mut detours, &plain, at) {
-                NEVER => Difficulty::Unsolvable,
-                best => Difficulty::Solved {
-                    pushes: u64::from(pushes(best)),
-                    moves: u64::from(moves(best)),
-                },
-            }
-        };
-    }
-    Ok(map)
 }
 
 fn check(cancel: &AtomicBool) -> Result<(), Cancelled> {
@@ -545,76 +486,6 @@ impl Geometry {
                 }
             },
         )
-    }
-
-    /// The optimum from the maze's start with the box at `boxed` (`plain`: the walk
-    /// distances from the start with no box).
-    fn optimum_with_box_at(
-        &self,
-        reverse: &Reverse,
-        detours: &mut Detours,
-        plain: &[u32],
-        boxed: usize,
-    ) -> Cost {
-        let board = &self.board;
-        if plain[boxed] == UNREACHED {
-            return NEVER;
-        }
-        let mut best = NEVER;
-        let mut repaired = false;
-        for side in sides_in(free_sides(board, boxed)) {
-            let first = reverse.first_push(boxed, side);
-            if first == NEVER {
-                continue;
-            }
-            let cell = board.step(boxed, side);
-            let walk = match self.walk_round(plain, boxed, side) {
-                Some(walk) => walk,
-                None => {
-                    if !repaired {
-                        detours.repair(board, plain, boxed);
-                        repaired = true;
-                    }
-                    detours.walk(plain, cell)
-                }
-            };
-            if walk != UNREACHED {
-                best = best.min(first + u64::from(walk));
-            }
-        }
-        best
-    }
-
-    /// The walk from the start to side `side` of a box at `boxed`, from the walk
-    /// distances with no box when they settle it; `None` when a walk must tell.
-    ///
-    /// A side nearer the start than the box has a shortest walk that cannot pass the
-    /// box; so has a side with another neighbour one step nearer. Otherwise every
-    /// shortest walk goes through the box: the walk is at least two longer (grid walks
-    /// keep their parity), and a four-step detour from the box's nearer side meets that.
-    fn walk_round(&self, plain: &[u32], boxed: usize, side: usize) -> Option<u32> {
-        let board = &self.board;
-        let cell = board.step(boxed, side);
-        let (here, there) = (plain[boxed], plain[cell]);
-        if cell == board.player || there < here {
-            return Some(there);
-        }
-        let other_way = (0..4).any(|dir| {
-            let n = board.step(cell, dir);
-            n != boxed && board.is_free(n) && plain[n] != UNREACHED && plain[n] + 1 == there
-        });
-        if other_way {
-            return Some(there);
-        }
-        let nearer = (0..4).find(|&dir| {
-            let n = board.step(boxed, dir);
-            board.is_free(n) && plain[n] != UNREACHED && plain[n] + 1 == here
-        })?;
-        let detour = self.sides.between(boxed, nearer, side);
-        if detour == UNREACHED {
-            return Some(UNREACHED);
-        }
-        (plain[board.step(boxed, nearer)] + detour == there + 2).then_some(there + 2)
     }
 }
 

@@ -21,7 +21,7 @@
 //! layer's pending first pushes (moves only: a layer's pushes are all the same), and the
 //! settled states in layer order, which also gives the deepest layers at once.
 
-use super::sides::{free_sides, SideDistances, UNREACHED};
+use super::sides::{free_sides, SideWalks, UNREACHED};
 use crate::solver::board::{opposite, sides_in, Board, NORTH, SOUTH, WEST};
 
 /// (pushes, moves) to go, `moves` in the low 32 bits: compares lexicographically.
@@ -47,7 +47,8 @@ pub struct Reverse {
     /// Per cell, its free sides as a mask (0 for rock): one byte read answers "can the
     /// player stand beyond this cell".
     open: Vec<u8>,
-    /// `togo` per state `cell * 4 + side`, meaningful where `settled` says so.
+    /// `togo` per state `cell * 4 + side`, meaningful where `settled` says so (zeroed,
+    /// not filled, so a search that reaches few cells touches few pages).
     togo: Vec<Cost>,
     /// Per cell, the sides whose state has its `togo`.
     settled: Vec<u8>,
@@ -77,7 +78,7 @@ impl Reverse {
             .collect();
         Reverse {
             open,
-            togo: vec![NEVER; board.len() * 4],
+            togo: vec![0; board.len() * 4],
             settled: vec![0; board.len()],
             pending: vec![[0; 4]; board.len()],
             pending_sides: vec![0; board.len()],
@@ -90,7 +91,12 @@ impl Reverse {
     }
 
     /// Runs the search for `target`, replacing the previous one.
-    pub fn run(&mut self, board: &Board, sides: &SideDistances, target: usize) {
+    pub fn run<S: SideWalks>(
+        &mut self,
+        board: &Board,
+        sides: &mut S,
+        target: usize,
+    ) -> Result<(), S::Error> {
         for &state in &self.order {
             self.settled[state as usize / 4] = 0;
         }
@@ -106,16 +112,22 @@ impl Reverse {
         self.starts.push(self.order.len());
         let mut layer = 0;
         while self.starts[layer] < self.starts[layer + 1] {
-            self.expand(board, sides, layer);
+            self.expand(board, sides, layer)?;
             self.starts.push(self.order.len());
             layer += 1;
         }
         // The last layer is empty: drop its bound.
         self.starts.pop();
+        Ok(())
     }
 
     /// From the states of layer `layer`, the first pushes into them, then the next layer.
-    fn expand(&mut self, board: &Board, sides: &SideDistances, layer: usize) {
+    fn expand<S: SideWalks>(
+        &mut self,
+        board: &Board,
+        sides: &mut S,
+        layer: usize,
+    ) -> Result<(), S::Error> {
         for i in self.starts[layer]..self.starts[layer + 1] {
             let state = self.order[i] as usize;
             let (after, side) = (state / 4, state % 4);
@@ -135,18 +147,27 @@ impl Reverse {
         let pushes = layer as u32 + 1;
         for i in 0..self.touched.len() {
             let cell = self.touched[i] as usize;
-            self.settle(sides, cell, pushes);
+            self.settle(sides, cell, pushes)?;
             self.pending_sides[cell] = 0;
         }
         self.touched.clear();
+        Ok(())
     }
 
     /// Gives every still open side of `cell` its `togo` from the cell's pending first pushes.
-    fn settle(&mut self, sides: &SideDistances, cell: usize, pushes: u32) {
+    fn settle<S: SideWalks>(
+        &mut self,
+        sides: &mut S,
+        cell: usize,
+        pushes: u32,
+    ) -> Result<(), S::Error> {
         let open = self.open[cell] & !self.settled[cell];
+        if open == 0 {
+            return Ok(());
+        }
         let from_sides = self.pending_sides[cell];
         let pending = self.pending[cell];
-        let row = sides.row(cell);
+        let row = sides.row(cell)?;
         for side in sides_in(open) {
             let mut best = u64::MAX;
             for from in sides_in(from_sides) {
@@ -162,6 +183,7 @@ impl Reverse {
                 self.order.push((cell * 4 + side) as u32);
             }
         }
+        Ok(())
     }
 
     /// `togo` of the state (`cell`, `side`), [`NEVER`] when the box cannot reach the
@@ -205,6 +227,13 @@ impl Reverse {
     /// The number of layers: the most pushes any state needs, plus one.
     pub fn layers(&self) -> usize {
         self.starts.len() - 1
+    }
+
+    /// Every settled state, as (cell, side), layer by layer.
+    pub fn settled(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.order
+            .iter()
+            .map(|&state| (state as usize / 4, state as usize % 4))
     }
 
     /// The states settled in layer `layer` (that many pushes to go), as (cell, side).

@@ -1,20 +1,113 @@
-//! Walk distances between the sides of a box, for every box cell: the one piece of the
-//! player's geometry the reverse searches need, shared by every target.
+//! Walk distances between the sides of a box: the one piece of the player's geometry
+//! the reverse searches need. [`SideDistances`] has them for every box cell, shared by
+//! every target of a hardest-placement search; [`LazySides`] works them out only for
+//! the cells one search reaches, as the forward solver does.
 //!
-//! Which sides connect comes from the biconnected blocks (articulation points, not
-//! bridges); how far apart they are from a detour within the ring of eight cells when
-//! that is provably optimal, and from one walk round the box otherwise.
+//! In the table, which sides connect comes from the biconnected blocks (articulation
+//! points, not bridges); how far apart they are from a detour within the ring of eight
+//! cells when that is provably optimal, and from one walk round the box otherwise.
 
+use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 
 use crate::solver::blocks::Blocks;
 use crate::solver::board::{corner_bit, sides_in, sides_where, Board, EAST, NORTH, SOUTH, WEST};
-use crate::solver::search::local_detour;
+use crate::solver::round::{local_detour, Round};
 use crate::solver::walk::Walker;
 use crate::solver::Cancelled;
 
 /// No walk between the two sides.
 pub const UNREACHED: u32 = u32::MAX;
+
+/// Where a reverse search reads the walks between a box's sides.
+pub trait SideWalks {
+    /// Why a row could not be worked out ([`Infallible`] for a table).
+    type Error;
+
+    /// All of `cell`'s walks, `[a * 4 + b]` from side `a` to side `b` ([`UNREACHED`]
+    /// for rock sides and no way round).
+    fn row(&mut self, cell: usize) -> Result<[u32; 16], Self::Error>;
+}
+
+impl SideWalks for &SideDistances {
+    type Error = Infallible;
+
+    #[inline]
+    fn row(&mut self, cell: usize) -> Result<[u32; 16], Infallible> {
+        Ok(self.table[cell])
+    }
+}
+
+/// The walks round the box on the cells a search asks about, each worked out once
+/// ([`Round`]: ring detours, the window, bounded walks, the blocks only when needed).
+pub struct LazySides<'a> {
+    board: &'a Board,
+    round: Round<'a>,
+    /// Per board cell, one more than its row's index in `rows`; 0 until it is asked.
+    slot: Vec<u32>,
+    /// Rows in the order first asked, [`u16::MAX`] for [`UNREACHED`]: a walk round the
+    /// box passes each of the other free cells at most once, and design searches take
+    /// at most 2¹⁶ cells (`MAX_CELLS`), so every walk fits.
+    rows: Vec<[u16; 16]>,
+}
+
+impl<'a> LazySides<'a> {
+    pub fn new(board: &'a Board, cancel: &'a AtomicBool) -> LazySides<'a> {
+        LazySides {
+            board,
+            round: Round::new(board, cancel),
+            slot: vec![0; board.len()],
+            rows: Vec::new(),
+        }
+    }
+
+    /// The walk from side `a` to side `b` of a box at `cell`.
+    pub fn between(&mut self, cell: usize, a: usize, b: usize) -> Result<u32, Cancelled> {
+        Ok(self.row(cell)?[a * 4 + b])
+    }
+
+    fn compute(&mut self, cell: usize) -> Result<[u16; 16], Cancelled> {
+        let mut row = [u16::MAX; 16];
+        let free = free_sides(self.board, cell);
+        let ring = ring(self.board, cell);
+        for a in sides_in(free) {
+            row[a * 4 + a] = 0;
+            // The sides after `a`: each pair once, the walks being symmetric.
+            let wanted = free & !((2u8 << a) - 1);
+            if wanted == 0 {
+                continue;
+            }
+            let distances = self.round.distances(cell, a, ring, wanted)?;
+            for b in sides_in(wanted) {
+                let walk = u16::try_from(distances[b]).unwrap_or(u16::MAX);
+                row[a * 4 + b] = walk;
+                row[b * 4 + a] = walk;
+            }
+        }
+        Ok(row)
+    }
+}
+
+impl SideWalks for LazySides<'_> {
+    type Error = Cancelled;
+
+    fn row(&mut self, cell: usize) -> Result<[u32; 16], Cancelled> {
+        let slot = match self.slot[cell] {
+            0 => {
+                let row = self.compute(cell)?;
+                self.rows.push(row);
+                // At most one row per board cell: the count fits (board cells < 2³²).
+                self.slot[cell] = self.rows.len() as u32;
+                self.rows.len() - 1
+            }
+            slot => slot as usize - 1,
+        };
+        Ok(self.rows[slot].map(|walk| match walk {
+            u16::MAX => UNREACHED,
+            walk => u32::from(walk),
+        }))
+    }
+}
 
 /// `between(cell, a, b)`: the walk from side `a` to side `b` of a box at `cell`.
 pub struct SideDistances {
@@ -40,12 +133,6 @@ impl SideDistances {
     #[inline]
     pub fn between(&self, cell: usize, a: usize, b: usize) -> u32 {
         self.table[cell][a * 4 + b]
-    }
-
-    /// All of `cell`'s walks, `[a * 4 + b]`: one cache line.
-    #[inline]
-    pub fn row(&self, cell: usize) -> &[u32; 16] {
-        &self.table[cell]
     }
 }
 

@@ -6,6 +6,7 @@ pub(crate) mod blocks;
 pub(crate) mod board;
 mod dead;
 mod replay;
+pub(crate) mod round;
 pub(crate) mod search;
 pub(crate) mod walk;
 mod window;
