@@ -167,18 +167,20 @@ impl Reverse {
         }
         let from_sides = self.pending_sides[cell];
         let pending = self.pending[cell];
-        let row = sides.row(cell)?;
-        for side in sides_in(open) {
-            let mut best = u64::MAX;
-            for from in sides_in(from_sides) {
-                let walk = row[side * 4 + from];
+        let mut best = [u64::MAX; 4];
+        for from in sides_in(from_sides) {
+            let walks = sides.walks_from(cell, from, open & !(1 << from))?;
+            for side in sides_in(open) {
+                let walk = if side == from { 0 } else { walks[side] };
                 if walk != UNREACHED {
-                    best = best.min(u64::from(pending[from]) + u64::from(walk));
+                    best[side] = best[side].min(u64::from(pending[from]) + u64::from(walk));
                 }
             }
-            if best != u64::MAX {
+        }
+        for side in sides_in(open) {
+            if best[side] != u64::MAX {
                 // Moves stay below 2³² (see `MAX_CELLS`).
-                self.togo[cell * 4 + side] = cost(pushes, best as u32);
+                self.togo[cell * 4 + side] = cost(pushes, best[side] as u32);
                 self.settled[cell] |= 1 << side;
                 self.order.push((cell * 4 + side) as u32);
             }

@@ -21,34 +21,50 @@ pub const UNREACHED: u32 = u32::MAX;
 
 /// Where a reverse search reads the walks between a box's sides.
 pub trait SideWalks {
-    /// Why a row could not be worked out ([`Infallible`] for a table).
+    /// Why a walk could not be worked out ([`Infallible`] for a table).
     type Error;
 
-    /// All of `cell`'s walks, `[a * 4 + b]` from side `a` to side `b` ([`UNREACHED`]
-    /// for rock sides and no way round).
-    fn row(&mut self, cell: usize) -> Result<[u32; 16], Self::Error>;
+    /// The walks from side `from` of a box at `cell` to the sides in the mask `to`
+    /// (indexed by side; [`UNREACHED`] for no way round; the others unspecified).
+    fn walks_from(&mut self, cell: usize, from: usize, to: u8) -> Result<[u32; 4], Self::Error>;
 }
 
 impl SideWalks for &SideDistances {
     type Error = Infallible;
 
     #[inline]
-    fn row(&mut self, cell: usize) -> Result<[u32; 16], Infallible> {
-        Ok(self.table[cell])
+    fn walks_from(&mut self, cell: usize, from: usize, _: u8) -> Result<[u32; 4], Infallible> {
+        let row = &self.table[cell];
+        Ok([
+            row[from * 4],
+            row[from * 4 + 1],
+            row[from * 4 + 2],
+            row[from * 4 + 3],
+        ])
     }
 }
 
-/// The walks round the box on the cells a search asks about, each worked out once
-/// ([`Round`]: ring detours, the window, bounded walks, the blocks only when needed).
+/// The walks round the box that a search asks for, each pair of sides worked out once
+/// and only when asked ([`Round`]: ring detours, the window, bounded walks, the blocks
+/// only when those cannot tell), as the forward solver does.
 pub struct LazySides<'a> {
     board: &'a Board,
     round: Round<'a>,
     /// Per board cell, one more than its row's index in `rows`; 0 until it is asked.
     slot: Vec<u32>,
-    /// Rows in the order first asked, [`u16::MAX`] for [`UNREACHED`]: a walk round the
-    /// box passes each of the other free cells at most once, and design searches take
-    /// at most 2¹⁶ cells (`MAX_CELLS`), so every walk fits.
-    rows: Vec<[u16; 16]>,
+    /// Rows in the order first asked.
+    rows: Vec<Row>,
+}
+
+/// One box cell's walks between its sides.
+#[derive(Clone, Copy)]
+struct Row {
+    /// `[a * 4 + b]`, [`u16::MAX`] for [`UNREACHED`]: a walk round the box passes each
+    /// of the other free cells at most once, and design searches take at most 2¹⁶
+    /// cells (`MAX_CELLS`), so every walk fits.
+    walks: [u16; 16],
+    /// Bit `a * 4 + b` once `walks[a * 4 + b]` is known.
+    known: u16,
 }
 
 impl<'a> LazySides<'a> {
@@ -63,38 +79,29 @@ impl<'a> LazySides<'a> {
 
     /// The walk from side `a` to side `b` of a box at `cell`.
     pub fn between(&mut self, cell: usize, a: usize, b: usize) -> Result<u32, Cancelled> {
-        Ok(self.row(cell)?[a * 4 + b])
+        Ok(self.walks_from(cell, a, 1 << b)?[b])
     }
 
-    fn compute(&mut self, cell: usize) -> Result<[u16; 16], Cancelled> {
-        let mut row = [u16::MAX; 16];
-        let free = free_sides(self.board, cell);
-        let ring = ring(self.board, cell);
-        for a in sides_in(free) {
-            row[a * 4 + a] = 0;
-            // The sides after `a`: each pair once, the walks being symmetric.
-            let wanted = free & !((2u8 << a) - 1);
-            if wanted == 0 {
-                continue;
-            }
-            let distances = self.round.distances(cell, a, ring, wanted)?;
-            for b in sides_in(wanted) {
-                let walk = u16::try_from(distances[b]).unwrap_or(u16::MAX);
-                row[a * 4 + b] = walk;
-                row[b * 4 + a] = walk;
-            }
-        }
-        Ok(row)
-    }
-}
-
-impl SideWalks for LazySides<'_> {
-    type Error = Cancelled;
-
-    fn row(&mut self, cell: usize) -> Result<[u32; 16], Cancelled> {
+    /// `cell`'s row, made empty the first time.
+    fn row(&mut self, cell: usize) -> &mut Row {
         let slot = match self.slot[cell] {
             0 => {
-                let row = self.compute(cell)?;
+                // Rock sides have no walks, and a side none to itself: known from the start.
+                let free = free_sides(self.board, cell);
+                let mut row = Row {
+                    walks: [u16::MAX; 16],
+                    known: 0,
+                };
+                for a in 0..4 {
+                    for b in 0..4 {
+                        if a == b && free & 1 << a != 0 {
+                            row.walks[a * 4 + b] = 0;
+                        }
+                        if a == b || free & (1 << a | 1 << b) != 1 << a | 1 << b {
+                            row.known |= 1 << (a * 4 + b);
+                        }
+                    }
+                }
                 self.rows.push(row);
                 // At most one row per board cell: the count fits (board cells < 2³²).
                 self.slot[cell] = self.rows.len() as u32;
@@ -102,7 +109,29 @@ impl SideWalks for LazySides<'_> {
             }
             slot => slot as usize - 1,
         };
-        Ok(self.rows[slot].map(|walk| match walk {
+        &mut self.rows[slot]
+    }
+}
+
+impl SideWalks for LazySides<'_> {
+    type Error = Cancelled;
+
+    fn walks_from(&mut self, cell: usize, from: usize, to: u8) -> Result<[u32; 4], Cancelled> {
+        let known = self.row(cell).known >> (from * 4) & 0xF;
+        let missing = to & !(known as u8);
+        if missing != 0 {
+            let ring = ring(self.board, cell);
+            let distances = self.round.distances(cell, from, ring, missing)?;
+            let row = self.row(cell);
+            for b in sides_in(missing) {
+                let walk = u16::try_from(distances[b]).unwrap_or(u16::MAX);
+                row.walks[from * 4 + b] = walk;
+                row.walks[b * 4 + from] = walk;
+                row.known |= 1 << (from * 4 + b) | 1 << (b * 4 + from);
+            }
+        }
+        let walks = &self.row(cell).walks[from * 4..from * 4 + 4];
+        Ok(std::array::from_fn(|b| match walks[b] {
             u16::MAX => UNREACHED,
             walk => u32::from(walk),
         }))
