@@ -217,3 +217,83 @@ fn ring(board: &Board, cell: usize) -> u8 {
         | bit(below - 1, corner_bit(SOUTH, WEST))
         | bit(below + 1, corner_bit(SOUTH, EAST))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{generate, Family, GenOptions};
+    use crate::maze::Grid;
+
+    /// A one-cell ring road round a block of rock, with spurs: every detour round a
+    /// box on the road is the long way round, past the window and past the bounded
+    /// walks, so the lazy walks fall back to the blocks.
+    fn ring_road(size: usize) -> Grid {
+        let mut rows: Vec<Vec<u8>> = vec![vec![b'#'; size]; size];
+        for i in 1..size - 1 {
+            for (r, c) in [(1, i), (size - 2, i), (i, 1), (i, size - 2)] {
+                rows[r][c] = b'.';
+            }
+        }
+        for i in (4..size - 4).step_by(7) {
+            rows[2][i] = b'.';
+            rows[i][size - 3] = b'.';
+        }
+        rows[1][3] = b'S';
+        rows[1][6] = b'B';
+        rows[size - 2][size / 2] = b'T';
+        let rows: Vec<String> = rows
+            .into_iter()
+            .map(|r| String::from_utf8(r).unwrap())
+            .collect();
+        Grid::from_rows(&rows).unwrap()
+    }
+
+    #[test]
+    fn lazy_walks_equal_the_table_from_the_blocks() {
+        let mut grids = vec![ring_road(40), ring_road(90)];
+        for (seed, family) in [
+            Family::Caves,
+            Family::Corridors,
+            Family::Rooms,
+            Family::Open,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for size in [24, 64] {
+                let options = GenOptions {
+                    rows: size,
+                    cols: size,
+                    family,
+                    ..GenOptions::default()
+                };
+                grids.push(generate(seed as u64, &options).grid);
+            }
+        }
+        let never = AtomicBool::new(false);
+        for grid in grids {
+            let board = Board::new(&grid);
+            let blocks = Blocks::new(&board, &never).unwrap();
+            let table = SideDistances::new(&board, &blocks, &never).unwrap();
+            let mut lazy = LazySides::new(&board, &never);
+            // Cells in a scattered order, pairs asked one at a time and in masks, as the
+            // searches do.
+            let cells: Vec<usize> = (0..board.len())
+                .map(|i| i * 7919 % board.len())
+                .filter(|&c| board.is_free(c))
+                .collect();
+            for &cell in &cells {
+                for a in 0..4 {
+                    let walks = lazy.walks_from(cell, a, 0xF).unwrap();
+                    for b in sides_in(free_sides(&board, cell)) {
+                        let expected = table.between(cell, a, b);
+                        if board.is_free(board.step(cell, a)) {
+                            assert_eq!(walks[b], expected, "cell {cell}, sides {a} {b}");
+                        }
+                        assert_eq!(lazy.between(cell, b, a).unwrap(), table.between(cell, b, a));
+                    }
+                }
+            }
+        }
+    }
+}
