@@ -82,34 +82,35 @@ impl<'a> LazySides<'a> {
         Ok(self.walks_from(cell, a, 1 << b)?[b])
     }
 
-    /// `cell`'s row, made empty the first time.
-    fn row(&mut self, cell: usize) -> &mut Row {
-        let slot = match self.slot[cell] {
+    /// The index in `rows` of `cell`'s row, made empty the first time.
+    #[inline]
+    fn slot(&mut self, cell: usize) -> usize {
+        match self.slot[cell] {
             0 => {
-                // Rock sides have no walks, and a side none to itself: known from the start.
-                let free = free_sides(self.board, cell);
-                let mut row = Row {
-                    walks: [u16::MAX; 16],
-                    known: 0,
-                };
-                for a in 0..4 {
-                    for b in 0..4 {
-                        if a == b && free & 1 << a != 0 {
-                            row.walks[a * 4 + b] = 0;
-                        }
-                        if a == b || free & (1 << a | 1 << b) != 1 << a | 1 << b {
-                            row.known |= 1 << (a * 4 + b);
-                        }
-                    }
-                }
-                self.rows.push(row);
+                self.rows.push(Row::empty(free_sides(self.board, cell)));
                 // At most one row per board cell: the count fits (board cells < 2³²).
                 self.slot[cell] = self.rows.len() as u32;
                 self.rows.len() - 1
             }
             slot => slot as usize - 1,
-        };
-        &mut self.rows[slot]
+        }
+    }
+}
+
+impl Row {
+    /// The row of a cell with these free sides before any walk is worked out: a side
+    /// is no walk from itself, and a rock side none from anywhere.
+    fn empty(free: u8) -> Row {
+        let mut walks = [u16::MAX; 16];
+        let mut known = 0x8421u16;
+        for side in 0..4 {
+            if free & 1 << side != 0 {
+                walks[side * 5] = 0;
+            } else {
+                known |= 0xF << (side * 4) | 0x1111 << side;
+            }
+        }
+        Row { walks, known }
     }
 }
 
@@ -117,12 +118,12 @@ impl SideWalks for LazySides<'_> {
     type Error = Cancelled;
 
     fn walks_from(&mut self, cell: usize, from: usize, to: u8) -> Result<[u32; 4], Cancelled> {
-        let known = self.row(cell).known >> (from * 4) & 0xF;
-        let missing = to & !(known as u8);
+        let slot = self.slot(cell);
+        let missing = to & !((self.rows[slot].known >> (from * 4)) as u8 & 0xF);
         if missing != 0 {
             let ring = ring(self.board, cell);
             let distances = self.round.distances(cell, from, ring, missing)?;
-            let row = self.row(cell);
+            let row = &mut self.rows[slot];
             for b in sides_in(missing) {
                 let walk = u16::try_from(distances[b]).unwrap_or(u16::MAX);
                 row.walks[from * 4 + b] = walk;
@@ -130,8 +131,8 @@ impl SideWalks for LazySides<'_> {
                 row.known |= 1 << (from * 4 + b) | 1 << (b * 4 + from);
             }
         }
-        let walks = &self.row(cell).walks[from * 4..from * 4 + 4];
-        Ok(std::array::from_fn(|b| match walks[b] {
+        let walks = &self.rows[slot].walks;
+        Ok(std::array::from_fn(|b| match walks[from * 4 + b] {
             u16::MAX => UNREACHED,
             walk => u32::from(walk),
         }))
