@@ -143,15 +143,25 @@ fn room(rng: &mut Rng) -> Option<Vec<Tile>> {
         .collect();
     for block in 0..BLOCKS * BLOCKS {
         let (top, left) = (block / BLOCKS * 3, block % BLOCKS * 3);
-        // Random draws first, as the ports do; then every choice in order, so a block
-        // that fits some template always gets one.
-        let start = rng.below(TEMPLATES.len() * 8);
-        let choice = (0..TEMPLATES.len() * 8)
-            .map(|k| (start + k) % (TEMPLATES.len() * 8))
-            .find(|&k| fits(&tiles, top, left, &TEMPLATES[k / 8], k % 8))?;
+        let choice = pick(rng, |k| fits(&tiles, top, left, &TEMPLATES[k / 8], k % 8))?;
         place(&mut tiles, top, left, &TEMPLATES[choice / 8], choice % 8);
     }
     Some(tiles)
+}
+
+/// A (template, orientation) as `template * 8 + orientation`, uniform among those
+/// that fit: random draws until one fits, as the ports do, then (rarely) a draw among
+/// all that fit, so a block some template fits always gets one.
+fn pick(rng: &mut Rng, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    let choices = TEMPLATES.len() * 8;
+    for _ in 0..choices {
+        let k = rng.below(choices);
+        if fits(k) {
+            return Some(k);
+        }
+    }
+    let fitting: Vec<usize> = (0..choices).filter(|&k| fits(k)).collect();
+    (!fitting.is_empty()).then(|| fitting[rng.below(fitting.len())])
 }
 
 fn fits(tiles: &[Tile], top: usize, left: usize, template: &[&str; 5], o: usize) -> bool {
