@@ -186,10 +186,17 @@ fn taylor_parberry_section(gen_12: Duration, gen_14: Duration) {
         times(gen_12),
         times(gen_14),
     );
+    taylor_parberry_levels();
+}
 
+/// 40 Taylor–Parberry levels, each checked: its start's pushes against boxls's exact
+/// hardest placement of the same walls (keeping its target, and free), and the searches
+/// alone timed on those walls.
+fn taylor_parberry_levels() {
     const LEVELS: u64 = 40;
     let mut pushes = Vec::new();
     let mut rejected = 0;
+    let mut searches: [Vec<Duration>; 3] = Default::default();
     for seed in 1..=LEVELS {
         let level = taylor_parberry::generate(seed);
         check_level(&level.grid);
@@ -206,6 +213,18 @@ fn taylor_parberry_section(gen_12: Duration, gen_14: Duration) {
         // most, which the score passes over when it prefers box lines.
         assert_eq!(level.deepest, keep, "seed {seed}");
         pushes.push((start.pushes, keep, free));
+        // The searches alone on the same walls: the farthest state, boxls's two.
+        let floor: Vec<bool> = level.grid.walls.iter().map(|w| !w).collect();
+        let budget = Duration::from_millis(50);
+        let target = level.grid.target;
+        searches[0].push(timed(budget, || {
+            taylor_parberry::farthest_state(&floor, target)
+        }));
+        searches[1].push(timed(budget, || hardest(&level.grid, true).unwrap()));
+        searches[2].push(timed(budget, || hardest(&level.grid, false).unwrap()));
+    }
+    for times in &mut searches {
+        times.sort();
     }
     let reach = |f: fn(&(u64, u64, u64)) -> bool| pushes.iter().filter(|p| f(p)).count();
     let median = |f: fn(&(u64, u64, u64)) -> u64| {
@@ -221,6 +240,12 @@ fn taylor_parberry_section(gen_12: Duration, gen_14: Duration) {
         median(|p| p.0),
         median(|p| p.1),
         median(|p| p.2),
+    );
+    println!(
+        "the searches alone on those levels' walls (medians): the farthest state {}, boxls's hardest keeping T {}, hardest {}",
+        ms(searches[0][LEVELS as usize / 2]),
+        ms(searches[1][LEVELS as usize / 2]),
+        ms(searches[2][LEVELS as usize / 2]),
     );
     let listed: Vec<String> = pushes
         .iter()

@@ -311,7 +311,7 @@ struct State {
 /// always 0 with one box; ties go to the deeper state, then the first found. The
 /// player starts on the region's first cell that is not the goal (a region that is
 /// the goal alone cannot hold S, so its states are passed over).
-fn farthest_state(floor: &[bool], goal: usize) -> Option<Level> {
+pub fn farthest_state(floor: &[bool], goal: usize) -> Option<Level> {
     let mut regions = Regions {
         floor: floor.to_vec(),
         by_box: vec![None; CELLS],
