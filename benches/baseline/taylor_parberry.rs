@@ -5,8 +5,8 @@
 //!
 //! Sources followed (the paper itself is not readable from here): the 17 templates with
 //! their borders as two public ports encode them (smartive/rust-sokoban-level-generator,
-//! the Rust port the issue timed, and a Python port), the room checks of that Rust port
-//! and of tcoxon/zosoko (Java), and the search as the paper describes it: breadth-first
+//! whose README has the issue's 34 ms, and a Python port), the room checks of that port
+//! and of tcoxon/zosoko (Java), and the search as the paper is described: breadth-first
 //! over (box cells, normalised player position) states, each scored, the best kept.
 
 use boxls::maze::Grid;
