@@ -37,6 +37,15 @@ fn timed<T>(budget: Duration, mut f: impl FnMut() -> T) -> Duration {
     times[times.len() / 2]
 }
 
+/// A ratio with a decimal while it is small: a goal of 3× is not met by 3.4×.
+fn times(ratio: f64) -> String {
+    if ratio < 10.0 {
+        format!("{ratio:.1}×")
+    } else {
+        format!("{ratio:.0}×")
+    }
+}
+
 fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)
 }
@@ -106,7 +115,7 @@ fn main() {
             let full = timed(budget, || hardest(&grid, false).unwrap());
             let keep = timed(budget, || hardest(&grid, true).unwrap());
             let map = timed(budget, || difficulty_map(&grid).unwrap());
-            let ratio = |d: Duration| format!("{:.0}×", d.as_secs_f64() / solve.as_secs_f64());
+            let ratio = |d: Duration| times(d.as_secs_f64() / solve.as_secs_f64());
             let brute = if size <= 12 {
                 let t = Instant::now();
                 let expected = brute_full(&grid);

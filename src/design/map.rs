@@ -102,17 +102,15 @@ struct Map<'a> {
 }
 
 impl Map<'_> {
-    /// The box cells with a state the reverse search settled, each once: the only
-    /// cells from which the box can reach the target.
+    /// The box cells with a state the reverse search settled, the only cells from
+    /// which the box can reach the target, in memory order (so the lookups round each
+    /// one run along the rows instead of jumping as the search did).
     fn reached_cells(&self) -> Vec<usize> {
         let mut seen = vec![false; self.board.len()];
-        let mut cells = Vec::new();
         for (cell, _) in self.reverse.settled() {
-            if !std::mem::replace(&mut seen[cell], true) {
-                cells.push(cell);
-            }
+            seen[cell] = true;
         }
-        cells
+        (0..seen.len()).filter(|&cell| seen[cell]).collect()
     }
 
     /// The optimum from the maze's start with the box at `boxed`.
