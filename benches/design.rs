@@ -37,6 +37,29 @@ fn timed<T>(budget: Duration, mut f: impl FnMut() -> T) -> Duration {
     times[times.len() / 2]
 }
 
+/// The median times of `base` and `f`, run in turn until about `budget` is filled (at
+/// least 3 runs each), so that both see the same load on a shared machine: their
+/// ratio is what the goals are about, and apart they drift with whatever else runs.
+fn paired<A, B>(
+    budget: Duration,
+    mut base: impl FnMut() -> A,
+    mut f: impl FnMut() -> B,
+) -> (Duration, Duration) {
+    let (mut bases, mut times) = (Vec::new(), Vec::new());
+    let started = Instant::now();
+    while times.len() < 3 || (started.elapsed() < budget && times.len() < 1000) {
+        let t = Instant::now();
+        black_box(base());
+        bases.push(t.elapsed());
+        let t = Instant::now();
+        black_box(f());
+        times.push(t.elapsed());
+    }
+    bases.sort();
+    times.sort();
+    (bases[bases.len() / 2], times[times.len() / 2])
+}
+
 /// A ratio with a decimal while it is small: a goal of 3× is not met by 3.4×.
 fn times(ratio: f64) -> String {
     if ratio < 10.0 {
@@ -111,11 +134,15 @@ fn main() {
             let grid = hardest(&layout, false).unwrap().unwrap().apply(&layout);
             let free = grid.walls.iter().filter(|w| !**w).count();
             let budget = Duration::from_millis(if size >= 100 { 3000 } else { 600 });
-            let solve = timed(budget, || solve_path(&grid));
-            let full = timed(budget, || hardest(&grid, false).unwrap());
-            let keep = timed(budget, || hardest(&grid, true).unwrap());
-            let map = timed(budget, || difficulty_map(&grid).unwrap());
-            let ratio = |d: Duration| times(d.as_secs_f64() / solve.as_secs_f64());
+            // Each against the solve timed in turn with it; the column shows the map's.
+            let solve = || solve_path(&grid);
+            let ratio =
+                |(base, d): (Duration, Duration)| (d, times(d.as_secs_f64() / base.as_secs_f64()));
+            let (full, full_ratio) =
+                ratio(paired(budget, solve, || hardest(&grid, false).unwrap()));
+            let (keep, keep_ratio) = ratio(paired(budget, solve, || hardest(&grid, true).unwrap()));
+            let (solve, map) = paired(budget, solve, || difficulty_map(&grid).unwrap());
+            let map_ratio = times(map.as_secs_f64() / solve.as_secs_f64());
             let brute = if size <= 12 {
                 let t = Instant::now();
                 let expected = brute_full(&grid);
@@ -135,11 +162,11 @@ fn main() {
                 "| {family} {size}×{size} | {free} | {} | {} | {} | {} | {} | {} | {} | {brute} |",
                 ms(solve),
                 ms(full),
-                ratio(full),
+                full_ratio,
                 ms(keep),
-                ratio(keep),
+                keep_ratio,
                 ms(map),
-                ratio(map),
+                map_ratio,
             );
         }
     }
