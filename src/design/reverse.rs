@@ -17,9 +17,10 @@
 //! never reopened: any side it connects to got its value in that layer too.
 //!
 //! The buffers are flat and reused from one target to the next (a hardest-placement
-//! search runs one search per free cell): per cell a mask of the settled sides and the
-//! layer's pending first pushes (moves only: a layer's pushes are all the same), and the
-//! settled states in layer order, which also gives the deepest layers at once.
+//! search runs one search per free cell): per state its `togo`, which holds the moves
+//! of the layer's pending first push until the state is settled (a layer's pushes are
+//! all the same), per cell masks of the settled and pending sides, and the settled
+//! states in layer order, which also gives the deepest layers at once.
 
 use super::sides::{free_sides, SideWalks, UNREACHED};
 use crate::solver::board::{opposite, sides_in, Board, NORTH, SOUTH, WEST};
@@ -48,12 +49,11 @@ pub struct Reverse {
     /// player stand beyond this cell".
     open: Vec<u8>,
     /// `togo` per state `cell * 4 + side`, meaningful where `settled` says so (zeroed,
-    /// not filled, so a search that reaches few cells touches few pages).
+    /// not filled, so a search that reaches few cells touches few pages); for a state
+    /// with a first push pending in the layer being settled, that push's moves.
     togo: Vec<Cost>,
     /// Per cell, the sides whose state has its `togo`.
     settled: Vec<u8>,
-    /// Per cell, the moves of the layer's first pushes from each side; reset after use.
-    pending: Vec<[u32; 4]>,
     /// Per cell, the sides with a pending first push.
     pending_sides: Vec<u8>,
     /// Cells with pending first pushes.
@@ -80,7 +80,6 @@ impl Reverse {
             open,
             togo: vec![0; board.len() * 4],
             settled: vec![0; board.len()],
-            pending: vec![[0; 4]; board.len()],
             pending_sides: vec![0; board.len()],
             touched: Vec::new(),
             order: Vec::new(),
@@ -134,7 +133,12 @@ impl Reverse {
             // Before the push the box was on side `side` of `after` (where the player is
             // now), the player one beyond.
             let before = board.step(after, side);
-            if before == self.target || self.open[before] & (1 << side) == 0 {
+            // A first push from a settled state adds nothing: the sides it connects to
+            // were settled in its layer.
+            if before == self.target
+                || self.open[before] & (1 << side) == 0
+                || self.settled[before] & (1 << side) != 0
+            {
                 continue;
             }
             // Each first push has exactly one state after it: it is set once per layer.
@@ -142,7 +146,9 @@ impl Reverse {
                 self.touched.push(before as u32);
             }
             self.pending_sides[before] |= 1 << side;
-            self.pending[before][side] = moves(self.togo[state]) + 1;
+            // Its moves wait in the state's own `togo`, not yet settled: `settle` reads
+            // them before it settles the state (the walk from a side to itself is 0).
+            self.togo[before * 4 + side] = u64::from(moves(self.togo[state]) + 1);
         }
         let pushes = layer as u32 + 1;
         for i in 0..self.touched.len() {
@@ -166,7 +172,7 @@ impl Reverse {
             return Ok(());
         }
         let from_sides = self.pending_sides[cell];
-        let pending = self.pending[cell];
+        let pending: [u32; 4] = std::array::from_fn(|side| self.togo[cell * 4 + side] as u32);
         let mut best = [u64::MAX; 4];
         for from in sides_in(from_sides) {
             let walks = sides.walks_from(cell, from, open & !(1 << from))?;

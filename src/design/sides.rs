@@ -56,16 +56,20 @@ pub struct LazySides<'a> {
     rows: Vec<Row>,
 }
 
-/// One box cell's walks between its sides.
+/// One box cell's walks between its sides: 14 bytes, so the rows of a large board
+/// stay in the caches the searches run from.
 #[derive(Clone, Copy)]
 struct Row {
-    /// `[a * 4 + b]`, [`u16::MAX`] for [`UNREACHED`]: a walk round the box passes each
-    /// of the other free cells at most once, and design searches take at most 2¹⁶
-    /// cells (`MAX_CELLS`), so every walk fits.
-    walks: [u16; 16],
-    /// Bit `a * 4 + b` once `walks[a * 4 + b]` is known.
+    /// Per pair of distinct sides ([`PAIRS`]), [`u16::MAX`] for [`UNREACHED`]: a walk
+    /// round the box passes each of the other free cells at most once, and design
+    /// searches take at most 2¹⁶ cells (`MAX_CELLS`), so every walk fits.
+    walks: [u16; 6],
+    /// Bit `a * 4 + b` once the walk between `a` and `b` is known.
     known: u16,
 }
+
+/// `PAIRS[a][b]`: the index of the pair of distinct sides `a`, `b` in [`Row::walks`].
+const PAIRS: [[usize; 4]; 4] = [[0, 0, 1, 2], [0, 0, 3, 4], [1, 3, 0, 5], [2, 4, 5, 0]];
 
 impl<'a> LazySides<'a> {
     pub fn new(board: &'a Board, cancel: &'a AtomicBool) -> LazySides<'a> {
@@ -101,16 +105,16 @@ impl Row {
     /// The row of a cell with these free sides before any walk is worked out: a side
     /// is no walk from itself, and a rock side none from anywhere.
     fn empty(free: u8) -> Row {
-        let mut walks = [u16::MAX; 16];
         let mut known = 0x8421u16;
         for side in 0..4 {
-            if free & 1 << side != 0 {
-                walks[side * 5] = 0;
-            } else {
+            if free & 1 << side == 0 {
                 known |= 0xF << (side * 4) | 0x1111 << side;
             }
         }
-        Row { walks, known }
+        Row {
+            walks: [u16::MAX; 6],
+            known,
+        }
     }
 }
 
@@ -125,14 +129,13 @@ impl SideWalks for LazySides<'_> {
             let distances = self.round.distances(cell, from, ring, missing)?;
             let row = &mut self.rows[slot];
             for b in sides_in(missing) {
-                let walk = u16::try_from(distances[b]).unwrap_or(u16::MAX);
-                row.walks[from * 4 + b] = walk;
-                row.walks[b * 4 + from] = walk;
+                row.walks[PAIRS[from][b]] = u16::try_from(distances[b]).unwrap_or(u16::MAX);
                 row.known |= 1 << (from * 4 + b) | 1 << (b * 4 + from);
             }
         }
         let walks = &self.rows[slot].walks;
-        Ok(std::array::from_fn(|b| match walks[from * 4 + b] {
+        Ok(std::array::from_fn(|b| match walks[PAIRS[from][b]] {
+            _ if b == from => 0,
             u16::MAX => UNREACHED,
             walk => u32::from(walk),
         }))
