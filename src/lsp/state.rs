@@ -110,8 +110,11 @@ impl State {
     pub fn new(client: Client, options: super::Options) -> State {
         State {
             solves: Arc::new(Solves::new(Some(client.clone()), options)),
+            design: Arc::new(Design::new(
+                Some(client.clone()),
+                options.stall_design_on_cells,
+            )),
             client,
-            design: Arc::default(),
             open: Mutex::default(),
             settings: Mutex::default(),
             configured: watch::channel(false).0,
@@ -334,6 +337,12 @@ impl State {
         &self.design
     }
 
+    /// Wakes on every change of the document (and when a version settles); ends
+    /// when the document is closed. `None` if it is not open.
+    pub fn changes(&self, uri: &Uri) -> Option<watch::Receiver<i32>> {
+        self.with_open(uri, |open| open.settled.subscribe())
+    }
+
     /// Keeps `tickets` alive with the document in place of the previous ones (which
     /// are dropped after, so a search both want goes on).
     pub fn prefetch(&self, uri: &Uri, tickets: Vec<design::Ticket>) {
@@ -411,6 +420,12 @@ impl State {
         }
         let version = document.version;
         let pending = !found.pending.is_empty();
+        // The searches kept for grids no longer in the document are wanted no more.
+        let keys = document.keys.clone();
+        let (kept, moot) = std::mem::take(&mut record.prefetched)
+            .into_iter()
+            .partition(|ticket| keys.iter().flatten().any(|key| key == ticket.grid()));
+        record.prefetched = kept;
         record.settled.send_replace(i32::MIN);
         let task = pending.then(|| {
             let (state, uri, tickets) = (self.clone(), uri.clone(), found.pending);
@@ -422,6 +437,8 @@ impl State {
         if let Some(previous) = std::mem::replace(&mut record.awaiting, task) {
             previous.abort();
         }
+        drop(open);
+        drop::<Vec<design::Ticket>>(moot);
         Some((version, pending))
     }
 
