@@ -4,7 +4,8 @@
 //! on `codeAction/resolve`, or through the `boxls.makeHardest` command and
 //! `workspace/applyEdit` for clients without resolve. The search runs in `design.rs`;
 //! an edit is built from the text as it is when the search is done, and refused
-//! (`ContentModified`) when the maze it was offered for has changed.
+//! (`ContentModified`) when the maze it was offered for has changed — at once, while
+//! the search still runs, if the maze is edited or its document closed.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
@@ -338,9 +339,7 @@ impl Backend {
         })??;
         Ok((title, edits, view))
     }
-}
 
-impl Backend {
     /// Returns once Maze #`index` of `uri` is no longer the grid `offered` — edited,
     /// or its document closed or out of sync — with the error to answer.
     async fn withdrawn(

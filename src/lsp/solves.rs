@@ -584,7 +584,7 @@ fn solve_items(
             // start), or because nobody wants it any more.
             timed_out
                 .load(Ordering::Relaxed)
-                .then(|| MazeStatus::TimedOut {
+                .then_some(MazeStatus::TimedOut {
                     ms: timeout.as_millis() as u64,
                 })
         } else {

@@ -62,7 +62,8 @@ struct OpenDocument {
     /// The last whole-document semantic-tokens answer, for deltas.
     tokens: Option<LastAnswer>,
     /// The design searches its last code-action request started: they go on while
-    /// the client decides, so that resolve (or the next request) finds them done.
+    /// the client decides, so that resolve (or the next request) finds them done,
+    /// until the next such request or an edit that removes their maze.
     prefetched: Vec<design::Ticket>,
 }
 
@@ -422,7 +423,7 @@ impl State {
         let pending = !found.pending.is_empty();
         // The searches kept for grids no longer in the document are wanted no more.
         let keys = document.keys.clone();
-        let (kept, moot) = std::mem::take(&mut record.prefetched)
+        let (kept, moot): (Vec<_>, Vec<_>) = std::mem::take(&mut record.prefetched)
             .into_iter()
             .partition(|ticket| keys.iter().flatten().any(|key| key == ticket.grid()));
         record.prefetched = kept;
@@ -438,7 +439,7 @@ impl State {
             previous.abort();
         }
         drop(open);
-        drop::<Vec<design::Ticket>>(moot);
+        drop(moot);
         Some((version, pending))
     }
 

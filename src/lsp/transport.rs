@@ -12,7 +12,8 @@
 //! resumes at the next header, so a wrong length costs the messages it overlaps, not
 //! the session. A `$/` request is answered "method not found" here (tower-lsp-server
 //! would leave it unanswered). The end of the input counts as `exit`; after `exit`
-//! nothing more is read.
+//! nothing more is read. A `$/cancelRequest` is carried out as it is read, never
+//! queued behind the requests it would end (see [`cancel_now`]).
 
 use std::future::Future;
 use std::io;
