@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{watch, Semaphore};
+use tower_lsp_server::ls_types::MessageType;
+use tower_lsp_server::Client;
 
 use super::grid_key::GridKey;
 use super::lru::Lru;
@@ -63,6 +65,11 @@ pub struct Design {
     /// ... and difficulty maps, apart: a map (about one solve) never waits behind a
     /// hardest placement (up to seconds), so a hover answers promptly.
     map_permits: Semaphore,
+    /// A test hook (`Options::stall_design_on_cells`): searches of mazes of exactly
+    /// this many cells run until cancelled, saying so in the log when they start and
+    /// stop.
+    stall_on_cells: Option<usize>,
+    log: Option<Client>,
 }
 
 #[derive(Default)]
@@ -100,6 +107,11 @@ pub struct Ticket {
 }
 
 impl Ticket {
+    /// The grid searched.
+    pub fn grid(&self) -> &GridKey {
+        &self.key.0
+    }
+
     /// Waits for the search; `None` if it was cancelled (or the server is going away).
     pub async fn wait(&mut self) -> Option<Answer> {
         let answer = self.done.wait_for(Option::is_some).await.ok()?.clone();
@@ -123,16 +135,24 @@ impl Drop for Ticket {
 
 impl Default for Design {
     fn default() -> Design {
+        Design::new(None, None)
+    }
+}
+
+impl Design {
+    /// The searches of one server; `log` is where the test hook `stall_on_cells`
+    /// reports.
+    pub fn new(log: Option<Client>, stall_on_cells: Option<usize>) -> Design {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
         Design {
             inner: Mutex::default(),
             permits: Semaphore::new(workers),
             map_permits: Semaphore::new(workers),
+            stall_on_cells,
+            log,
         }
     }
-}
 
-impl Design {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner
             .lock()
@@ -198,11 +218,20 @@ impl Design {
             Question::Map => &self.map_permits,
             Question::Hardest { .. } => &self.permits,
         };
+        let stalled = self.stall_on_cells == Some(key.0.grid().cell_count());
+        let mut started = false;
         let answer = match permits.acquire().await {
             Ok(_permit) if !cancel.load(Ordering::Relaxed) => {
                 let (grid, question) = (key.0.clone(), key.1);
                 let flag = cancel.clone();
+                if stalled {
+                    started = true;
+                    self.say_stalled(question, "started").await;
+                }
                 let work = tokio::task::spawn_blocking(move || {
+                    if stalled {
+                        return stall(&flag);
+                    }
                     catch_unwind(AssertUnwindSafe(|| search(grid.grid(), question, &flag)))
                         .unwrap_or_else(|panic| {
                             Ok(Answer::Failed(
@@ -220,9 +249,25 @@ impl Design {
             _ => None,
         };
         self.finish(&key, id, answer.clone());
+        if started {
+            self.say_stalled(key.1, "stopped").await;
+        }
         // A cancelled search drops `sender`, which wakes any waiter with `None`.
         if let Some(answer) = answer {
             let _ = sender.send(Some(answer));
+        }
+    }
+
+    /// The test hook's log line: `stalled design search (hardest placement) started`.
+    async fn say_stalled(&self, question: Question, what: &str) {
+        let searched = match question {
+            Question::Hardest { keep_target: false } => "hardest placement",
+            Question::Hardest { keep_target: true } => "hardest placement keeping the target",
+            Question::Map => "difficulty map",
+        };
+        if let Some(log) = &self.log {
+            let message = format!("stalled design search ({searched}) {what}");
+            log.log_message(MessageType::INFO, message).await;
         }
     }
 
@@ -265,6 +310,14 @@ fn cost(grid: &Grid, answer: &Answer) -> usize {
         Answer::Failed(message) => message.len(),
     };
     grid.walls.len() + held + 256
+}
+
+/// The test hook's search: blocks its thread until cancelled.
+fn stall(cancel: &AtomicBool) -> Result<Answer, Cancelled> {
+    while !cancel.load(Ordering::Relaxed) {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    Err(Cancelled)
 }
 
 /// The blocking part: one search, `Err` once cancelled.

@@ -4,7 +4,8 @@
 //! on `codeAction/resolve`, or through the `boxls.makeHardest` command and
 //! `workspace/applyEdit` for clients without resolve. The search runs in `design.rs`;
 //! an edit is built from the text as it is when the search is done, and refused
-//! (`ContentModified`) when the maze it was offered for has changed.
+//! (`ContentModified`) when the maze it was offered for has changed — at once, while
+//! the search still runs, if the maze is edited or its document closed.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
@@ -12,6 +13,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tokio::sync::watch;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Command, DocumentChanges, OneOf,
@@ -274,6 +276,8 @@ impl Backend {
     ) -> Result<(String, Vec<crate::maze::TextEdit>, View)> {
         let uri = parse_uri(&request.uri)?;
         let not_open = || Error::invalid_params("document is not open");
+        // Subscribed before the first look, so that no change after it goes unseen.
+        let changes = self.state().changes(&uri).ok_or_else(not_open)?;
         let view = self
             .state()
             .view(&uri, Dead::Skip)
@@ -292,7 +296,12 @@ impl Backend {
         let question = Question::Hardest {
             keep_target: request.keep_target,
         };
-        let answer = self.state().design().answer(&key, question).await;
+        // Nobody wants a placement for a maze that is gone: an edit of it, or closing
+        // its document, ends the wait, which drops its ticket (see `design.rs`).
+        let answer = tokio::select! {
+            answer = self.state().design().answer(&key, question) => answer,
+            refusal = self.withdrawn(&uri, request.maze, &grid, changes) => return Err(refusal),
+        };
         let hardest = match answer {
             Some(Answer::Hardest(Some(hardest))) => hardest,
             Some(Answer::Hardest(None)) => {
@@ -329,6 +338,40 @@ impl Backend {
             Ok((fix.title, fix.edits))
         })??;
         Ok((title, edits, view))
+    }
+
+    /// Returns once Maze #`index` of `uri` is no longer the grid `offered` — edited,
+    /// or its document closed or out of sync — with the error to answer.
+    async fn withdrawn(
+        &self,
+        uri: &Uri,
+        index: usize,
+        offered_grid: &str,
+        mut changes: watch::Receiver<i32>,
+    ) -> Error {
+        loop {
+            // Closing the document drops the sender.
+            if changes.changed().await.is_err() {
+                return closed(index);
+            }
+            match self.state().view(uri, Dead::Skip).await {
+                Err(error) => return error,
+                Ok(None) => return closed(index),
+                Ok(Some(view)) => {
+                    if let Err(error) = offered(&view, index, offered_grid) {
+                        return error;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn closed(index: usize) -> Error {
+    Error {
+        code: ErrorCode::ContentModified,
+        message: format!("the document of Maze #{index} was closed").into(),
+        data: None,
     }
 }
 

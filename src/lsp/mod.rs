@@ -59,6 +59,11 @@ pub struct Options {
     pub stall_on_cells: Option<usize>,
     /// Makes the dead-square computation panic on mazes of exactly this many cells.
     pub dead_squares_panic_on_cells: Option<usize>,
+    /// Makes the design searches (hardest placements, difficulty maps) of mazes of
+    /// exactly this many cells run until cancelled, each logging
+    /// `stalled design search (…) started` and `… stopped`: a search certainly
+    /// running for as long as a test needs, and a sign that it ended.
+    pub stall_design_on_cells: Option<usize>,
 }
 
 pub use config::schema;
@@ -94,7 +99,9 @@ where
     // Every message goes through `transport::pump` first, which stops after `exit`
     // (or the end of the input, which it passes on as `exit`).
     let (framed, pipe) = tokio::io::duplex(PIPE_BUFFER);
-    let server = Server::new(framed, output, socket).serve(service);
+    let server = Server::new(framed, output, socket)
+        .concurrency_level(CONCURRENT_REQUESTS)
+        .serve(service);
     tokio::pin!(server);
     let exiting = tokio::select! {
         () = &mut server => false,
@@ -107,6 +114,14 @@ where
     }
     shut_down.load(Ordering::Relaxed)
 }
+
+/// How many requests (and notifications) tower-lsp-server runs at once (its default
+/// is 4). A request may wait seconds for a design search, a map or a solve, and a
+/// message beyond the limit is not even started — an edit, a hover, the
+/// `$/cancelRequest` meant to end the waits: a few such requests would stop the
+/// whole server. (A cancel is carried out as it is read, whatever this limit: see
+/// `transport::AnswerInvalid`.)
+pub const CONCURRENT_REQUESTS: usize = 64;
 
 const PIPE_BUFFER: usize = 1 << 16;
 const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(1);

@@ -580,7 +580,13 @@ fn solve_items(
     let mut failures = Vec::new();
     for item in items {
         let result = if item.cancel.load(Ordering::Relaxed) {
-            None
+            // Stopped before it started: by the time limit (its thread was slow to
+            // start), or because nobody wants it any more.
+            timed_out
+                .load(Ordering::Relaxed)
+                .then_some(MazeStatus::TimedOut {
+                    ms: timeout.as_millis() as u64,
+                })
         } else {
             solve_one(solves, &item, timeout, timed_out)
         };
@@ -791,6 +797,18 @@ mod tests {
             assert_eq!(solves.dead_squares(vec![maze.clone()]).await, vec![None]);
         }
         assert_eq!(solves.dead_computed.load(Ordering::Relaxed), 1);
+    }
+
+    #[tokio::test]
+    async fn a_solve_the_time_limit_stopped_before_it_started_timed_out() {
+        let solves = Arc::new(Solves::new(None, Options::default()));
+        let (item, mut ticket) = solves.start(&mut solves.lock(), key(&["SB.T"]));
+        // The limit passed before the blocking thread got to the maze.
+        let timed_out = AtomicBool::new(true);
+        item.cancel.store(true, Ordering::Relaxed);
+        let timeout = Duration::from_millis(1);
+        assert!(solve_items(&solves, vec![item], timeout, &timed_out).is_empty());
+        assert_eq!(ticket.wait().await, Some(MazeStatus::TimedOut { ms: 1 }));
     }
 
     #[tokio::test]

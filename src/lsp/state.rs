@@ -62,7 +62,8 @@ struct OpenDocument {
     /// The last whole-document semantic-tokens answer, for deltas.
     tokens: Option<LastAnswer>,
     /// The design searches its last code-action request started: they go on while
-    /// the client decides, so that resolve (or the next request) finds them done.
+    /// the client decides, so that resolve (or the next request) finds them done,
+    /// until the next such request or an edit that removes their maze.
     prefetched: Vec<design::Ticket>,
 }
 
@@ -110,8 +111,11 @@ impl State {
     pub fn new(client: Client, options: super::Options) -> State {
         State {
             solves: Arc::new(Solves::new(Some(client.clone()), options)),
+            design: Arc::new(Design::new(
+                Some(client.clone()),
+                options.stall_design_on_cells,
+            )),
             client,
-            design: Arc::default(),
             open: Mutex::default(),
             settings: Mutex::default(),
             configured: watch::channel(false).0,
@@ -334,6 +338,12 @@ impl State {
         &self.design
     }
 
+    /// Wakes on every change of the document (and when a version settles); ends
+    /// when the document is closed. `None` if it is not open.
+    pub fn changes(&self, uri: &Uri) -> Option<watch::Receiver<i32>> {
+        self.with_open(uri, |open| open.settled.subscribe())
+    }
+
     /// Keeps `tickets` alive with the document in place of the previous ones (which
     /// are dropped after, so a search both want goes on).
     pub fn prefetch(&self, uri: &Uri, tickets: Vec<design::Ticket>) {
@@ -411,6 +421,12 @@ impl State {
         }
         let version = document.version;
         let pending = !found.pending.is_empty();
+        // The searches kept for grids no longer in the document are wanted no more.
+        let keys = document.keys.clone();
+        let (kept, moot): (Vec<_>, Vec<_>) = std::mem::take(&mut record.prefetched)
+            .into_iter()
+            .partition(|ticket| keys.iter().flatten().any(|key| key == ticket.grid()));
+        record.prefetched = kept;
         record.settled.send_replace(i32::MIN);
         let task = pending.then(|| {
             let (state, uri, tickets) = (self.clone(), uri.clone(), found.pending);
@@ -422,6 +438,8 @@ impl State {
         if let Some(previous) = std::mem::replace(&mut record.awaiting, task) {
             previous.abort();
         }
+        drop(open);
+        drop(moot);
         Some((version, pending))
     }
 

@@ -12,7 +12,8 @@
 //! resumes at the next header, so a wrong length costs the messages it overlaps, not
 //! the session. A `$/` request is answered "method not found" here (tower-lsp-server
 //! would leave it unanswered). The end of the input counts as `exit`; after `exit`
-//! nothing more is read.
+//! nothing more is read. A `$/cancelRequest` is carried out as it is read, never
+//! queued behind the requests it would end (see [`cancel_now`]).
 
 use std::future::Future;
 use std::io;
@@ -297,6 +298,7 @@ impl<S> Service<Request> for AnswerInvalid<S>
 where
     S: Service<Request, Response = Option<Response>>,
     S::Future: Send + 'static,
+    S::Error: Send + 'static,
 {
     type Response = Option<Response>;
     type Error = S::Error;
@@ -307,6 +309,9 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
+        if request.method() == CANCEL_REQUEST {
+            return cancel_now(self.inner.call(request));
+        }
         if request.method() != INVALID_MESSAGE {
             return Box::pin(self.inner.call(request));
         }
@@ -329,6 +334,27 @@ where
             };
             Ok(id.map(|id| Response::from_error(id, error)))
         })
+    }
+}
+
+const CANCEL_REQUEST: &str = "$/cancelRequest";
+
+/// Carries out a `$/cancelRequest` now, as it is read. tower-lsp-server runs it like any
+/// message, in one of its few concurrent slots ([`super::CONCURRENT_REQUESTS`]): with
+/// every slot held by a request waiting for a search, the cancel would wait behind
+/// the very requests it is meant to end. Its handler does all its work on the first
+/// poll, so that poll is made here.
+fn cancel_now<F, E>(answer: F) -> Answer<E>
+where
+    F: Future<Output = std::result::Result<Option<Response>, E>> + Send + 'static,
+    E: Send + 'static,
+{
+    let mut answer: Answer<E> = Box::pin(answer);
+    let mut context = Context::from_waker(std::task::Waker::noop());
+    match answer.as_mut().poll(&mut context) {
+        Poll::Ready(done) => Box::pin(std::future::ready(done)),
+        // Not done at once after all: polled again, and woken, where it is run.
+        Poll::Pending => answer,
     }
 }
 

@@ -32,6 +32,9 @@ pub struct Client {
     published: std::collections::HashMap<String, (i64, usize)>,
     /// Every server→client request seen, in order.
     pub server_requests: Vec<Value>,
+    /// Responses that came while another was awaited (to a request sent with
+    /// `send_request`, say), until `response_to` takes them.
+    pub responses: Vec<Value>,
     /// What `workspace/configuration` answers.
     pub configuration: Value,
     /// Never answer the server's requests (a client that hangs).
@@ -71,6 +74,7 @@ impl Client {
             history: Vec::new(),
             published: std::collections::HashMap::new(),
             server_requests: Vec::new(),
+            responses: Vec::new(),
             configuration: json!({}),
             silent: false,
             utf8: false,
@@ -168,15 +172,53 @@ impl Client {
 
     /// Sends a request and returns its whole response (`result` or `error`).
     pub async fn request_raw(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params).await;
+        self.response_to(id).await
+    }
+
+    /// Sends a request without waiting for its response; its id (for `response_to`
+    /// and `$/cancelRequest`).
+    pub async fn send_request(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
             .await;
+        id
+    }
+
+    /// The response to request `id`, waiting for it if it has not come yet.
+    pub async fn response_to(&mut self, id: i64) -> Value {
+        if let Some(at) = self.responses.iter().position(|r| r["id"] == json!(id)) {
+            return self.responses.remove(at);
+        }
         loop {
             if let Some(message) = self.receive().await {
                 if message["id"] == json!(id) {
                     return message;
                 }
+                self.responses.push(message);
+            }
+        }
+    }
+
+    /// Whether the response to request `id` has come (and not been taken).
+    pub fn answered(&self, id: i64) -> bool {
+        self.responses.iter().any(|r| r["id"] == json!(id))
+    }
+
+    /// How many `window/logMessage`s with exactly `message` have come so far.
+    pub fn logged(&self, message: &str) -> usize {
+        self.history
+            .iter()
+            .filter(|m| m["method"] == "window/logMessage" && m["params"]["message"] == message)
+            .count()
+    }
+
+    /// Waits until `message` has been logged `count` times in all.
+    pub async fn wait_logged(&mut self, message: &str, count: usize) {
+        while self.logged(message) < count {
+            if let Some(response) = self.receive().await {
+                self.responses.push(response);
             }
         }
     }

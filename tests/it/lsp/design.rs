@@ -11,7 +11,7 @@ use crate::reference;
 use boxls::design::{difficulty_map, Difficulty};
 use boxls::maze::{parse, Grid};
 
-const HARDEST: &str = "refactor.rewrite.hardest";
+pub(super) const HARDEST: &str = "refactor.rewrite.hardest";
 
 /// `boxls hardest ARGS` on `text`: what the command line writes.
 fn cli_hardest(text: &str, args: &[&str]) -> String {
@@ -24,7 +24,12 @@ fn cli_hardest(text: &str, args: &[&str]) -> String {
 
 /// A client like VS Code: literals, resolve of `edit`, versioned workspace edits.
 async fn resolving_client() -> Client {
-    let mut client = Client::start(boxls::lsp::Options::default());
+    resolving_client_with(boxls::lsp::Options::default()).await
+}
+
+/// The same, with a server started with `options`.
+pub(super) async fn resolving_client_with(options: boxls::lsp::Options) -> Client {
+    let mut client = Client::start(options);
     client
         .initialize_with(
             json!({
@@ -43,7 +48,11 @@ async fn resolving_client() -> Client {
     client
 }
 
-async fn actions_at(client: &mut Client, line: u32, only: Option<&[&str]>) -> Vec<Value> {
+pub(super) async fn actions_at(
+    client: &mut Client,
+    line: u32,
+    only: Option<&[&str]>,
+) -> Vec<Value> {
     let mut context = json!({ "diagnostics": [] });
     if let Some(only) = only {
         context["only"] = json!(only);
@@ -57,7 +66,7 @@ async fn actions_at(client: &mut Client, line: u32, only: Option<&[&str]>) -> Ve
     answer.as_array().cloned().unwrap_or_default()
 }
 
-fn hardest_actions(actions: &[Value]) -> Vec<Value> {
+pub(super) fn hardest_actions(actions: &[Value]) -> Vec<Value> {
     actions
         .iter()
         .filter(|a| a["kind"] == HARDEST)

@@ -3,6 +3,7 @@
 pub mod client;
 mod conformance;
 mod design;
+mod design_busy;
 pub mod edits;
 mod extensions;
 mod features;
