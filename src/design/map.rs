@@ -70,20 +70,23 @@ pub fn difficulty_map_cancellable(
             }
         })
         .collect();
-    let unpadded = |cell: usize| (cell / board.width - 1) * grid.cols + cell % board.width - 1;
-    for (i, cell) in map.reached_cells().into_iter().enumerate() {
-        if i % 1024 == 0 {
-            check(cancel)?;
-        }
-        if cell == board.player || cell == board.target {
-            continue;
-        }
-        let best = map.optimum_with_box_at(cell)?;
-        if best != NEVER {
-            difficulties[unpadded(cell)] = Difficulty::Solved {
-                pushes: u64::from(pushes(best)),
-                moves: u64::from(moves(best)),
-            };
+    // The cells the reverse search reached, the only ones from which the box can reach
+    // the target, in memory order (so the lookups round each run along the rows).
+    for (row, cells) in difficulties.chunks_mut(grid.cols).enumerate() {
+        check(cancel)?;
+        let first = (row + 1) * board.width + 1;
+        for (col, difficulty) in cells.iter_mut().enumerate() {
+            let cell = first + col;
+            if !map.reverse.reached(cell) || cell == board.player || cell == board.target {
+                continue;
+            }
+            let best = map.optimum_with_box_at(cell)?;
+            if best != NEVER {
+                *difficulty = Difficulty::Solved {
+                    pushes: u64::from(pushes(best)),
+                    moves: u64::from(moves(best)),
+                };
+            }
         }
     }
     difficulties[grid.player] = Difficulty::Player;
@@ -102,17 +105,6 @@ struct Map<'a> {
 }
 
 impl Map<'_> {
-    /// The box cells with a state the reverse search settled, the only cells from
-    /// which the box can reach the target, in memory order (so the lookups round each
-    /// one run along the rows instead of jumping as the search did).
-    fn reached_cells(&self) -> Vec<usize> {
-        let mut seen = vec![false; self.board.len()];
-        for (cell, _) in self.reverse.settled() {
-            seen[cell] = true;
-        }
-        (0..seen.len()).filter(|&cell| seen[cell]).collect()
-    }
-
     /// The optimum from the maze's start with the box at `boxed`.
     fn optimum_with_box_at(&mut self, boxed: usize) -> Result<Cost, Cancelled> {
         let board = self.board;

@@ -237,11 +237,10 @@ impl Reverse {
         self.starts.len() - 1
     }
 
-    /// Every settled state, as (cell, side), layer by layer.
-    pub fn settled(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.order
-            .iter()
-            .map(|&state| (state as usize / 4, state as usize % 4))
+    /// Whether the search settled a state with the box at `cell`: whether the box can
+    /// reach the target from there at all.
+    pub fn reached(&self, cell: usize) -> bool {
+        self.settled[cell] != 0
     }
 
     /// The states settled in layer `layer` (that many pushes to go), as (cell, side).
