@@ -2,10 +2,11 @@
 //! walls, and the difficulty map (the optimum with the box on each free cell).
 //!
 //! Both run reverse searches over (box cell, player side) states from a target
-//! ([`reverse`]) instead of solving placement by placement, sharing the walk distances
-//! between a box's sides ([`sides`]) across every target. The hardest placement
-//! first finds each target's most pushes with cheaper pushes-only searches, 64 targets
-//! at a time (`push_layers.rs`), over all cores; the map repairs the player's walks only
+//! (`reverse.rs`) instead of solving placement by placement. The hardest placement
+//! shares a table of the walks between a box's sides (`sides.rs`) across every target
+//! and first finds each target's most pushes with cheaper pushes-only searches, 64
+//! targets at a time (`push_layers.rs`), over all cores. The map (`map.rs`) runs one
+//! search, working out only the walks it reaches, then repairs the player's walks only
 //! where the box lengthens them (`detour.rs`). See SPEC §1 for the order: most pushes,
 //! then most moves, then the first (T, B, S) in row-major order.
 

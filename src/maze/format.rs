@@ -41,7 +41,7 @@ pub fn format(text: &str) -> String {
     out
 }
 
-/// The one edit that turns `text` into [`format`]`(text)`, covering whole lines; `None`
+/// The one edit that turns `text` into [`format`](fn@format)`(text)`, covering whole lines; `None`
 /// when the text is already formatted.
 pub fn format_edit(text: &str) -> Option<TextEdit> {
     let formatted = format(text);

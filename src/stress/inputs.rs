@@ -39,7 +39,7 @@ const RAMP: u64 = 25;
 
 /// Trap mazes made at most per run (`gen` cycles through its traps by seed, so every
 /// trap has the same share of them): one of each trap at first, one more every
-/// [`TESTS_PER_NEW_SLOT`] tests, so making them costs a small share of the runs
+/// `TESTS_PER_NEW_SLOT` tests, so making them costs a small share of the runs
 /// (about 30 ms each against 128 runs of a 2 ms program) and long runs see more.
 pub const TRAP_SLOTS: u64 = 48;
 const FIRST_TRAP_SLOTS: u64 = 6;
