@@ -174,7 +174,12 @@ impl Backend {
         };
         let offset = view.offset(position);
         let hover = self.guarded("textDocument/hover", || hover::hover(&view, offset))?;
-        let Some(target) = hover.as_ref().and(map_target(&view, offset, true)) else {
+        // The map has no line for rock or the player's start: no search to wait for.
+        let target = map_target(&view, offset, true).filter(|target| {
+            let (grid, cell) = (target.key.grid(), target.cell);
+            cell.is_some_and(|cell| grid.walls.get(cell) == Some(&false) && cell != grid.player)
+        });
+        let Some(target) = hover.as_ref().and(target) else {
             return Ok(hover);
         };
         let line = match self.map_of(uri, &target, changes).await? {

@@ -413,3 +413,23 @@ async fn an_edit_of_another_maze_leaves_the_requests_waiting_for_the_map() {
     }
     client.wait_logged(&stopped(MAP), 1).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hover_on_rock_or_the_start_does_not_wait_for_the_map() {
+    let mut client = busy_client().await;
+    // Maze #3's corner rock and its player's start: the map has no line for either.
+    for (cell, what) in [((5, 0), "rock"), ((10, 6), "the player's start")] {
+        let hover = client.request("textDocument/hover", hover_at(cell)).await;
+        let text = hover["contents"]["value"].as_str().unwrap_or("");
+        assert!(text.starts_with(what), "{hover}");
+        assert!(!text.contains("box here"), "{hover}");
+    }
+    // A free cell's hover waits for the map, which only it wanted.
+    let id = client
+        .send_request("textDocument/hover", hover_at(MAZE_3_CELLS[0]))
+        .await;
+    client.wait_logged(&started(MAP), 1).await;
+    let cancelled = cancel(&mut client, id).await;
+    assert_eq!(cancelled["error"]["code"], REQUEST_CANCELLED, "{cancelled}");
+    client.wait_logged(&stopped(MAP), 1).await;
+}
