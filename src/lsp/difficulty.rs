@@ -1,8 +1,11 @@
 //! The difficulty map in the editor: the `box here: 12 pushes · 40 moves` line added to
 //! the hover on a cell, and `boxls/difficulty`, the map as data for the previews. The
-//! map is computed off the request loop by `design.rs` (cached by grid content).
+//! map is computed off the request loop by `design.rs` (cached by grid content); a
+//! request waiting for it ends with `ContentModified` once its maze is edited or its
+//! document closed (`maze_watch.rs`).
 
 use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
     Hover, HoverContents, MarkupContent, Position, TextDocumentIdentifier, Uri,
@@ -10,7 +13,9 @@ use tower_lsp_server::ls_types::{
 
 use super::design::{Answer, Question};
 use super::grid_key::GridKey;
-use super::view::Dead;
+use super::hover;
+use super::maze_watch::{fingerprint, Watched};
+use super::view::{Dead, View};
 use super::Backend;
 use crate::design::{Difficulty, MAX_CELLS};
 use crate::ide::{cell_at, cell_hover};
@@ -91,7 +96,7 @@ fn result(
 }
 
 /// The hover with the difficulty line appended (as its own paragraph).
-pub fn with_line(hover: Option<Hover>, line: Option<String>) -> Option<Hover> {
+fn with_line(hover: Option<Hover>, line: Option<String>) -> Option<Hover> {
     let (mut hover, line) = match (hover, line) {
         (Some(hover), Some(line)) => (hover, line),
         (hover, _) => return hover,
@@ -103,87 +108,113 @@ pub fn with_line(hover: Option<Hover>, line: Option<String>) -> Option<Hover> {
     Some(hover)
 }
 
-/// The valid maze at a position: the document version, its number, its grid and the
-/// cell under the position (if the position is on one).
+/// The valid maze at a position: its number, its grid and the cell under the
+/// position (if the position is on one).
 struct MapTarget {
-    version: i32,
     maze: usize,
     key: GridKey,
     cell: Option<usize>,
 }
 
+/// The valid maze at `offset` of the view (within the design limit); with
+/// `cell_only`, only when the offset is on one of its cells.
+fn map_target(view: &View, offset: usize, cell_only: bool) -> Option<MapTarget> {
+    let file = view.file();
+    let (maze, grid, cell) = match cell_at(&file, offset) {
+        Some((maze, grid, cell)) => (maze, grid, Some(cell)),
+        None if cell_only => return None,
+        None => {
+            let (maze, _) = file.maze_at(offset)?;
+            (maze, maze.grid.as_ref()?, None)
+        }
+    };
+    (grid.cell_count() <= MAX_CELLS.min(view.config.max_cells)).then(|| MapTarget {
+        maze: maze.index,
+        key: GridKey::new(grid),
+        cell,
+    })
+}
+
 impl Backend {
-    /// The valid maze at `position` (within the design limit); with `cell_only`, only
-    /// when the position is on one of its cells.
-    async fn map_grid(
+    /// The map of the target's maze, waited for unless the maze changes first (then
+    /// `ContentModified`, see `maze_watch.rs`); `Ok(None)` if the search was cancelled.
+    async fn map_of(
+        &self,
+        uri: &Uri,
+        target: &MapTarget,
+        changes: watch::Receiver<i32>,
+    ) -> Result<Option<Answer>> {
+        let grid = fingerprint(target.key.grid());
+        let watched = Watched::new(uri.clone(), target.maze, grid, changes);
+        self.answer_unless_changed(watched, &target.key, Question::Map)
+            .await
+    }
+
+    /// `textDocument/hover`: the IDE layer's hover of the version asked about, and on
+    /// a free cell of a valid maze the `box here: …` line from its difficulty map
+    /// (waited for).
+    ///
+    /// If that maze is edited, or the document closed, while the map is awaited, the
+    /// answer is `ContentModified`, not the hover without its line: the rest of it (the
+    /// cell, whether it is dead) describes a maze that is no longer there, and a hover
+    /// missing its line would pass for complete. VS Code's and Neovim's clients drop
+    /// `ContentModified` silently, and the next hover is about the maze as it is. An
+    /// edit elsewhere in the document leaves the wait (and the hover's text) be.
+    pub(super) async fn hover_with_difficulty(
         &self,
         uri: &Uri,
         position: Position,
-        cell_only: bool,
-    ) -> Result<Option<MapTarget>> {
-        let Some(view) = self.state().view(uri, Dead::Skip).await? else {
+    ) -> Result<Option<Hover>> {
+        // Subscribed before the view, so that no change after it goes unseen.
+        let Some(changes) = self.state().changes(uri) else {
+            return Ok(None);
+        };
+        let Some(view) = self.state().view(uri, Dead::At(position)).await? else {
             return Ok(None);
         };
         let offset = view.offset(position);
-        let file = view.file();
-        let (maze, grid, cell) = match cell_at(&file, offset) {
-            Some((maze, grid, cell)) => (maze, grid, Some(cell)),
-            None if cell_only => return Ok(None),
-            None => match file.maze_at(offset) {
-                Some((maze, _)) => match &maze.grid {
-                    Some(grid) => (maze, grid, None),
-                    None => return Ok(None),
-                },
-                None => return Ok(None),
-            },
+        let hover = self.guarded("textDocument/hover", || hover::hover(&view, offset))?;
+        // The map has no line for rock or the player's start: no search to wait for.
+        let target = map_target(&view, offset, true).filter(|target| {
+            let (grid, cell) = (target.key.grid(), target.cell);
+            cell.is_some_and(|cell| grid.walls.get(cell) == Some(&false) && cell != grid.player)
+        });
+        let Some(target) = hover.as_ref().and(target) else {
+            return Ok(hover);
         };
-        if grid.cell_count() > MAX_CELLS.min(view.config.max_cells) {
-            return Ok(None);
-        }
-        Ok(Some(MapTarget {
-            version: view.version,
-            maze: maze.index,
-            key: GridKey::new(grid),
-            cell,
-        }))
-    }
-
-    /// `box here: …` for the cell at `position`, from the difficulty map (waited for).
-    pub(super) async fn difficulty_line(&self, uri: &Uri, position: Position) -> Option<String> {
-        let target = self.map_grid(uri, position, true).await.ok()??;
-        match self
-            .state()
-            .design()
-            .answer(&target.key, Question::Map)
-            .await?
-        {
-            Answer::Map(map) => cell_hover(*map.get(target.cell?)?),
+        let line = match self.map_of(uri, &target, changes).await? {
+            Some(Answer::Map(map)) => target.cell.and_then(|cell| cell_hover(*map.get(cell)?)),
+            // A failed search leaves the hover without its line.
             _ => None,
-        }
+        };
+        Ok(with_line(hover, line))
     }
 
+    /// `boxls/difficulty`; `ContentModified` if the maze is edited, or the document
+    /// closed, while its map is awaited (the answer's `version` and `maze` would no
+    /// longer hold).
     pub(super) async fn difficulty(
         &self,
         params: DifficultyParams,
     ) -> Result<Option<DifficultyResult>> {
         let uri = &params.text_document.uri;
-        if self.state().view(uri, Dead::Skip).await?.is_none() {
-            return Err(Error::invalid_params("document is not open"));
-        }
-        let Some(target) = self.map_grid(uri, params.position, false).await? else {
+        let not_open = || Error::invalid_params("document is not open");
+        // Subscribed before the view, so that no change after it goes unseen.
+        let changes = self.state().changes(uri).ok_or_else(not_open)?;
+        let view = self
+            .state()
+            .view(uri, Dead::Skip)
+            .await?
+            .ok_or_else(not_open)?;
+        let Some(target) = map_target(&view, view.offset(params.position), false) else {
             return Ok(None);
         };
-        match self
-            .state()
-            .design()
-            .answer(&target.key, Question::Map)
-            .await
-        {
+        match self.map_of(uri, &target, changes).await? {
             Some(Answer::Map(map)) => {
                 let grid = target.key.grid();
                 self.guarded(DIFFICULTY, || {
                     Some(result(
-                        target.version,
+                        view.version,
                         target.maze,
                         grid.rows,
                         grid.cols,

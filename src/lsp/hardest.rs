@@ -7,13 +7,11 @@
 //! (`ContentModified`) when the maze it was offered for has changed — at once, while
 //! the search still runs, if the maze is edited or its document closed.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::watch;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Command, DocumentChanges, OneOf,
@@ -24,6 +22,7 @@ use super::capabilities::ClientSupport;
 use super::commands::{HARDEST_KIND, MAKE_HARDEST_COMMAND};
 use super::design::{Answer, Hardest, Lookup, Question};
 use super::grid_key::GridKey;
+use super::maze_watch::{fingerprint, valid, Watched};
 use super::state::State;
 use super::view::Dead;
 use super::view::View;
@@ -67,12 +66,6 @@ fn wanted(only: Option<&[CodeActionKind]>) -> bool {
 /// The largest maze the design searches take under the configured solve limit.
 fn fits(view: &View, grid: &Grid) -> bool {
     grid.cell_count() <= MAX_CELLS.min(view.config.max_cells)
-}
-
-pub fn fingerprint(grid: &Grid) -> String {
-    let mut hasher = DefaultHasher::new();
-    grid.hash(&mut hasher);
-    format!("{:016x}", hasher.finish())
 }
 
 /// The two actions for the maze at `range`'s start, with their edits when the
@@ -213,12 +206,6 @@ fn content_modified(index: usize) -> Error {
     }
 }
 
-/// Maze `index` of the view, if it is valid.
-fn valid(view: &View, index: usize) -> Option<(&Maze, &Arc<Grid>)> {
-    let maze = view.parsed.mazes.get(index.wrapping_sub(1))?;
-    Some((maze, maze.grid.as_ref()?))
-}
-
 /// The maze the request names, if its grid is still `offered` (a [`fingerprint`]).
 fn offered<'a>(view: &'a View, index: usize, offered: &str) -> Result<(&'a Maze, &'a Arc<Grid>)> {
     valid(view, index)
@@ -297,11 +284,9 @@ impl Backend {
             keep_target: request.keep_target,
         };
         // Nobody wants a placement for a maze that is gone: an edit of it, or closing
-        // its document, ends the wait, which drops its ticket (see `design.rs`).
-        let answer = tokio::select! {
-            answer = self.state().design().answer(&key, question) => answer,
-            refusal = self.withdrawn(&uri, request.maze, &grid, changes) => return Err(refusal),
-        };
+        // its document, ends the wait (see `maze_watch.rs`).
+        let watched = Watched::new(uri.clone(), request.maze, grid.clone(), changes);
+        let answer = self.answer_unless_changed(watched, &key, question).await?;
         let hardest = match answer {
             Some(Answer::Hardest(Some(hardest))) => hardest,
             Some(Answer::Hardest(None)) => {
@@ -338,40 +323,6 @@ impl Backend {
             Ok((fix.title, fix.edits))
         })??;
         Ok((title, edits, view))
-    }
-
-    /// Returns once Maze #`index` of `uri` is no longer the grid `offered` — edited,
-    /// or its document closed or out of sync — with the error to answer.
-    async fn withdrawn(
-        &self,
-        uri: &Uri,
-        index: usize,
-        offered_grid: &str,
-        mut changes: watch::Receiver<i32>,
-    ) -> Error {
-        loop {
-            // Closing the document drops the sender.
-            if changes.changed().await.is_err() {
-                return closed(index);
-            }
-            match self.state().view(uri, Dead::Skip).await {
-                Err(error) => return error,
-                Ok(None) => return closed(index),
-                Ok(Some(view)) => {
-                    if let Err(error) = offered(&view, index, offered_grid) {
-                        return error;
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn closed(index: usize) -> Error {
-    Error {
-        code: ErrorCode::ContentModified,
-        message: format!("the document of Maze #{index} was closed").into(),
-        data: None,
     }
 }
 

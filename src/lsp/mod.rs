@@ -7,7 +7,8 @@
 //! record per open document and the change → solve → publish pipeline; `solves` runs
 //! solves off the request loop. The design tools: `design` runs their searches off the
 //! request loop, `hardest` makes the *Make Maze #k hardest* actions, `difficulty` the
-//! hover line and `boxls/difficulty`. The README's Architecture section has the map.
+//! hover line and `boxls/difficulty`, `maze_watch` ends their waits when the maze
+//! changes. The README's Architecture section has the map.
 
 mod capabilities;
 mod code_actions;
@@ -25,6 +26,7 @@ mod hardest;
 mod hover;
 mod inlay_hints;
 mod lru;
+mod maze_watch;
 mod memory;
 mod panics;
 pub mod position;

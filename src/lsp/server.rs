@@ -22,8 +22,8 @@ use super::panics::panic_message;
 use super::position::Encoding;
 use super::state::State;
 use super::view::{Dead, View};
-use super::{code_actions, code_lens, diagnostics, formatting, hover, inlay_hints};
-use super::{difficulty, hardest, semantic_tokens, symbols, Options};
+use super::{code_actions, code_lens, diagnostics, formatting, inlay_hints};
+use super::{hardest, semantic_tokens, symbols, Options};
 
 pub struct Backend {
     state: Arc<State>,
@@ -264,14 +264,8 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let at = params.text_document_position_params;
-        let uri = &at.text_document.uri;
-        let line = self.difficulty_line(uri, at.position).await;
-        let hover = self
-            .with_view("textDocument/hover", uri, Dead::At(at.position), |view| {
-                hover::hover(view, view.offset(at.position))
-            })
-            .await?;
-        Ok(difficulty::with_line(hover.flatten(), line))
+        self.hover_with_difficulty(&at.text_document.uri, at.position)
+            .await
     }
 
     async fn document_symbol(

@@ -314,3 +314,122 @@ async fn a_cancel_is_not_queued_behind_the_requests_it_would_end() {
     client.wait_logged(&stopped(MAP), 1).await;
     answered_meanwhile(&mut client, &[], 2).await;
 }
+
+/// `boxls/difficulty` at a cell of Maze #3: it waits for Maze #3's map.
+fn difficulty_at(cell: (u32, u32)) -> Value {
+    hover_at(cell)
+}
+
+/// Maze #3's player moves one cell right: a new grid, the same size.
+const MOVE_MAZE_3_PLAYER: ((u32, u32), (u32, u32), &str) = ((10, 6), (10, 8), ".S");
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_of_the_maze_ends_a_waiting_hover_and_stops_the_map() {
+    let mut client = busy_client().await;
+    let id = client
+        .send_request("textDocument/hover", hover_at(MAZE_3_CELLS[0]))
+        .await;
+    client.wait_logged(&started(MAP), 1).await;
+    let (start, end, text) = MOVE_MAZE_3_PLAYER;
+    let moved = change(&mut client, SAMPLE, 2, edit(start, end, text)).await;
+    assert!(moved.contains("#......S..#"), "{moved}");
+    // The hover's cell and dead square were about a maze that is gone.
+    let ended = client.response_to(id).await;
+    assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
+    client.wait_logged(&stopped(MAP), 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_document_ends_a_waiting_hover_and_stops_the_map() {
+    let mut client = busy_client().await;
+    let id = client
+        .send_request("textDocument/hover", hover_at(MAZE_3_CELLS[1]))
+        .await;
+    client.wait_logged(&started(MAP), 1).await;
+    client
+        .notify("textDocument/didClose", json!({ "textDocument": doc() }))
+        .await;
+    let ended = client.response_to(id).await;
+    assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
+    client.wait_logged(&stopped(MAP), 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_of_the_maze_ends_a_waiting_difficulty_request_and_stops_the_map() {
+    let mut client = busy_client().await;
+    let id = client
+        .send_request("boxls/difficulty", difficulty_at(MAZE_3_CELLS[2]))
+        .await;
+    client.wait_logged(&started(MAP), 1).await;
+    let (start, end, text) = MOVE_MAZE_3_PLAYER;
+    change(&mut client, SAMPLE, 2, edit(start, end, text)).await;
+    let ended = client.response_to(id).await;
+    assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
+    client.wait_logged(&stopped(MAP), 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_document_ends_a_waiting_difficulty_request_and_stops_the_map() {
+    let mut client = busy_client().await;
+    let id = client
+        .send_request("boxls/difficulty", difficulty_at(MAZE_3_CELLS[3]))
+        .await;
+    client.wait_logged(&started(MAP), 1).await;
+    client
+        .notify("textDocument/didClose", json!({ "textDocument": doc() }))
+        .await;
+    let ended = client.response_to(id).await;
+    assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
+    client.wait_logged(&stopped(MAP), 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_of_another_maze_leaves_the_requests_waiting_for_the_map() {
+    let mut client = busy_client().await;
+    let hover = client
+        .send_request("textDocument/hover", hover_at(MAZE_3_CELLS[0]))
+        .await;
+    let map = client
+        .send_request("boxls/difficulty", difficulty_at(MAZE_3_CELLS[1]))
+        .await;
+    client.wait_logged(&started(MAP), 1).await;
+    // Maze #1 and Maze #4 each get a rock: Maze #3 is the same maze under the same
+    // number, so its map is still the one both wait for.
+    let text = change(&mut client, SAMPLE, 2, edit((1, 4), (1, 5), "#")).await;
+    assert!(text.starts_with("1 7\nSB..#.T\n"), "{text}");
+    let text = change(&mut client, &text, 3, edit((13, 0), (13, 1), "#")).await;
+    assert!(text.contains("\n8 4\n#...\n"), "{text}");
+    client.settle_version(3).await;
+    // Maze #1's hover is about its new text, and answered at once.
+    let header = json!({ "textDocument": doc(), "position": { "line": 0, "character": 0 } });
+    let answer = client.request("textDocument/hover", header).await;
+    let text = answer["contents"]["value"].as_str().unwrap_or("");
+    assert!(text.contains("SB..#.T"), "{answer}");
+    assert!(!client.answered(hover) && !client.answered(map));
+    // Still waiting, so a cancel ends each (not an earlier ContentModified).
+    for id in [hover, map] {
+        let cancelled = cancel(&mut client, id).await;
+        assert_eq!(cancelled["error"]["code"], REQUEST_CANCELLED, "{cancelled}");
+    }
+    client.wait_logged(&stopped(MAP), 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hover_on_rock_or_the_start_does_not_wait_for_the_map() {
+    let mut client = busy_client().await;
+    // Maze #3's corner rock and its player's start: the map has no line for either.
+    for (cell, what) in [((5, 0), "rock"), ((10, 6), "the player's start")] {
+        let hover = client.request("textDocument/hover", hover_at(cell)).await;
+        let text = hover["contents"]["value"].as_str().unwrap_or("");
+        assert!(text.starts_with(what), "{hover}");
+        assert!(!text.contains("box here"), "{hover}");
+    }
+    // A free cell's hover waits for the map, which only it wanted.
+    let id = client
+        .send_request("textDocument/hover", hover_at(MAZE_3_CELLS[0]))
+        .await;
+    client.wait_logged(&started(MAP), 1).await;
+    let cancelled = cancel(&mut client, id).await;
+    assert_eq!(cancelled["error"]["code"], REQUEST_CANCELLED, "{cancelled}");
+    client.wait_logged(&stopped(MAP), 1).await;
+}

@@ -1,0 +1,112 @@
+//! A request waiting on a design search about one maze of a document — the hardest
+//! placement's resolve and `boxls.makeHardest` (`hardest.rs`), the hover's `box here:`
+//! line and `boxls/difficulty` (`difficulty.rs`): the wait ends with `ContentModified`
+//! as soon as that maze is edited or its document closed. Ending it drops the request's
+//! ticket, so the search stops unless something else still wants it (`design.rs`).
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
+
+use tokio::sync::watch;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::Uri;
+
+use super::design::{Answer, Question};
+use super::grid_key::GridKey;
+use super::view::{Dead, View};
+use super::Backend;
+use crate::maze::{Grid, Maze};
+
+/// A maze's grid as a short opaque string (its hash): what a request remembers of it.
+pub fn fingerprint(grid: &Grid) -> String {
+    let mut hasher = DefaultHasher::new();
+    grid.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
+/// Maze `index` (1-based) of the view, if it is valid.
+pub fn valid(view: &View, index: usize) -> Option<(&Maze, &Arc<Grid>)> {
+    let maze = view.parsed.mazes.get(index.wrapping_sub(1))?;
+    Some((maze, maze.grid.as_ref()?))
+}
+
+/// Maze #`index` of `uri` as a request found it (`grid`, a [`fingerprint`]), and the
+/// document's changes since.
+pub struct Watched {
+    uri: Uri,
+    index: usize,
+    grid: String,
+    changes: watch::Receiver<i32>,
+}
+
+impl Watched {
+    /// `changes` ([`super::state::State::changes`]) must be subscribed before the
+    /// request's first look at the document, so that no change after it goes unseen.
+    pub fn new(uri: Uri, index: usize, grid: String, changes: watch::Receiver<i32>) -> Watched {
+        Watched {
+            uri,
+            index,
+            grid,
+            changes,
+        }
+    }
+}
+
+impl Backend {
+    /// The answer to `question` about the watched maze (whose grid is `key`), waited
+    /// for — unless the maze is edited or its document closed first: then
+    /// `ContentModified` at once, while the search may still run (an error naming the
+    /// problem if the server's copy went out of sync). `Ok(None)`: the search was
+    /// cancelled.
+    pub(super) async fn answer_unless_changed(
+        &self,
+        watched: Watched,
+        key: &GridKey,
+        question: Question,
+    ) -> Result<Option<Answer>> {
+        let design = self.state().design().clone();
+        tokio::select! {
+            answer = design.answer(key, question) => Ok(answer),
+            refusal = self.withdrawn(watched) => Err(refusal),
+        }
+    }
+
+    /// Returns once the watched maze is no longer the grid it was — edited, or its
+    /// document closed or out of sync — with the error to answer.
+    async fn withdrawn(&self, mut watched: Watched) -> Error {
+        let index = watched.index;
+        loop {
+            // Closing the document drops the sender.
+            if watched.changes.changed().await.is_err() {
+                return closed(index);
+            }
+            match self.state().view(&watched.uri, Dead::Skip).await {
+                Err(error) => return error,
+                Ok(None) => return closed(index),
+                Ok(Some(view)) => {
+                    let same = valid(&view, index)
+                        .is_some_and(|(_, grid)| fingerprint(grid) == watched.grid);
+                    if !same {
+                        return changed(index);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn changed(index: usize) -> Error {
+    Error {
+        code: ErrorCode::ContentModified,
+        message: format!("Maze #{index} has changed").into(),
+        data: None,
+    }
+}
+
+fn closed(index: usize) -> Error {
+    Error {
+        code: ErrorCode::ContentModified,
+        message: format!("the document of Maze #{index} was closed").into(),
+        data: None,
+    }
+}
