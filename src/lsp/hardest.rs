@@ -168,6 +168,9 @@ fn ready(
         title,
         kind: Some(CodeActionKind::new(HARDEST_KIND)),
         edit: Some(view.workspace_edit(uri, &fix.edits)),
+        // Which variant this is, as data, like the pending actions: a client tells the
+        // two apart without reading the edit (or the title).
+        data: serde_json::to_value(&request).ok(),
         ..CodeAction::default()
     })
 }

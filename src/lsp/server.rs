@@ -218,6 +218,10 @@ impl LanguageServer for Backend {
 
     async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
         if let Some(request) = hardest::resolve_request(&action) {
+            // An action offered with its edit carries its data only to say what it is.
+            if action.edit.is_some() {
+                return Ok(action);
+            }
             return self.resolve_hardest(request, action).await;
         }
         let Some(uri) = code_actions::resolve_uri(&action) else {

@@ -123,6 +123,11 @@ async fn make_hardest_is_offered_then_resolved_to_what_boxls_hardest_writes() {
     );
     let text = apply_edits(SAMPLE, &edits_of(&known[0]["edit"]), false);
     assert_eq!(text, cli_hardest(SAMPLE, &["--maze", "3"]));
+    // Each says which variant it is, as data; resolving one changes nothing.
+    let keeps: Vec<&Value> = known.iter().map(|a| &a["data"]["keepTarget"]).collect();
+    assert_eq!(keeps, [&json!(false), &json!(true)], "{known:?}");
+    let resolved = client.request("codeAction/resolve", known[1].clone()).await;
+    assert_eq!(resolved, known[1]);
     // Asked by kind: other kinds leave them out, the kind itself lists only them.
     assert!(hardest_actions(&actions_at(&mut client, 4, Some(&["quickfix"])).await).is_empty());
     let only = actions_at(&mut client, 4, Some(&[HARDEST])).await;

@@ -4,9 +4,10 @@
 -- step. `:BoxHardest keep` (or `:BoxHardest!`) keeps the target where it is.
 --
 -- Which of the server's two actions keeps the target is read from the action's data
--- (or its command's argument) or, for an action that comes with its edit, from the edit
--- itself (whether it writes a `T` anywhere); what became of the maze, from `boxls/maze`
--- before and after. Never from the titles.
+-- (boxls puts it on every such action, with its edit or not) or its command's argument;
+-- from the edit itself (whether it writes a `T` anywhere) only for a server that gives
+-- neither. What became of the maze, from `boxls/maze` before and after. Never from the
+-- titles.
 local M = {}
 
 local boxls = require('boxls')
