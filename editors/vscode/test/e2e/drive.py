@@ -732,12 +732,14 @@ def overlaps(a: dict, b: dict) -> bool:
 
 
 def drag_board(wb: Workbench, frame, dx: float, dy: float):
-    """Drags the board by (dx, dy) CSS pixels with the mouse (the preview pans)."""
+    """Drags the board by about (dx, dy) CSS pixels with the mouse (the preview pans).
+    Whole pixels, in one move: the page rounds each move's pan, so fractional steps
+    would add up to a few pixels off."""
     box = frame.locator("#board").bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = round(box["x"] + box["width"] / 2), round(box["y"] + box["height"] / 2)
     wb.page.mouse.move(x, y)
     wb.page.mouse.down()
-    wb.page.mouse.move(x + dx, y + dy, steps=8)
+    wb.page.mouse.move(x + round(dx), y + round(dy))
     wb.page.mouse.up()
 
 
@@ -750,10 +752,17 @@ def edge_gap(frame, cell) -> tuple:
 def push_to_edge(wb: Workbench, frame, cell, right: bool, bottom: bool):
     """Pans the board until the cell's right (and/or bottom) edge lies 2 CSS pixels from
     the viewport's: where a tip right-below the pointer has no room."""
-    gx, gy = edge_gap(frame, cell)
-    drag_board(wb, frame, gx - 2 if right else 0, gy - 2 if bottom else 0)
     near = lambda g: (not right or abs(g[0] - 2) <= 1.5) and (not bottom or abs(g[1] - 2) <= 1.5)
-    wb.wait_for(f"the board panned to put {cell} at the edge", lambda: near(edge_gap(frame, cell)))
+
+    def drag_rest():
+        # Drags what is left each time round (the pan may land a pixel off), until near.
+        g = edge_gap(frame, cell)
+        if near(g):
+            return True
+        drag_board(wb, frame, g[0] - 2 if right else 0, g[1] - 2 if bottom else 0)
+        return False
+
+    wb.wait_for(f"the board panned to put {cell} at the edge", drag_rest)
 
 
 def hover_tip(wb: Workbench, frame, cell, costs: dict, colour_of, where: str) -> dict:
@@ -786,13 +795,19 @@ def step_tip_placement(wb: Workbench, frame, costs: dict, free: list, colour_of)
     each pushed (by panning) against the viewport's edge."""
     fitted = preview_board(frame)
     rows, cols = fitted["rows"], fitted["cols"]
-    ordinary = min(free, key=lambda c: (abs(c[0] - rows / 2) + abs(c[1] - cols / 2), c))
-    right = min((c for c in free if c[1] == max(x for _, x in free)), key=lambda c: c[0])
+    # The middle row's leftmost free cell: room right of it for the tip.
+    ordinary = min(free, key=lambda c: (abs(c[0] - (rows - 1) / 2), c[1], c[0]))
+    # A solvable one if it can be (the longer tip).
+    right = min((c for c in free if c[1] == max(x for _, x in free)), key=lambda c: (costs[c] is None, c[0]))
     bottom = min((c for c in free if c[0] == max(r for r, _ in free)), key=lambda c: c[1])
     corner = max((c for c in free if c[0] == bottom[0]), key=lambda c: c[1])
     g = hover_tip(wb, frame, ordinary, costs, colour_of, "an ordinary cell")
-    # Where the tip goes by default (right-below the pointer) for this one.
-    if not (g["tip"]["left"] >= g["cell"]["left"] + (g["cell"]["right"] - g["cell"]["left"]) / 2 and g["tip"]["top"] >= g["cell"]["bottom"]):
+    # With room for it, the tip goes where it does by default: right of the pointer (the
+    # cell's centre), below the cell.
+    pointer_x = (g["cell"]["left"] + g["cell"]["right"]) / 2
+    if g["viewport"]["right"] - pointer_x < 14 + g["tip"]["right"] - g["tip"]["left"]:
+        raise Failure(f"the ordinary cell {ordinary} should leave room right of it for the tip: {g}")
+    if not (g["tip"]["left"] >= pointer_x and g["tip"]["top"] >= g["cell"]["bottom"]):
         raise Failure(f"over an ordinary cell the tip should go right-below the pointer, under the cell {g['cell']}: {g['tip']}")
 
     push_to_edge(wb, frame, right, right=True, bottom=False)
