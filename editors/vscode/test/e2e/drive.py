@@ -655,13 +655,16 @@ def step_difficulty_layer(wb: Workbench, text: str):
     pieces = {tuple(board["player"]), tuple(board["box"]), tuple(find(rows, "T"))}
     cells = [cell for cell in costs if cell not in pieces]
     drawn = dict(zip(cells, preview_canvas.cells(frame, cells)))
-    for cell in cells:
+
+    def colour_of(cell):
         cost = costs[cell]
         if cost is None:
-            want_colour = colours["unsolvable"]
-        else:
-            t = 0.3 + 0.7 * ((cost[0] - least) / (most - least) if most > least else 1)
-            want_colour = [round(f + (h - f) * t) for f, h in zip(colours["floor"], colours["heat"])]
+            return colours["unsolvable"]
+        t = 0.3 + 0.7 * ((cost[0] - least) / (most - least) if most > least else 1)
+        return [round(f + (h - f) * t) for f, h in zip(colours["floor"], colours["heat"])]
+
+    for cell in cells:
+        cost, want_colour = costs[cell], colour_of(cell)
         if preview_canvas.share(drawn[cell], want_colour) < 0.5:
             raise Failure(f"cell {cell} ({cost}) should be drawn {want_colour}: {drawn[cell]}")
     wb.ok(f"the difficulty layer shades maze 3's {len(cells)} free cells by pushes; legend: {' '.join(text_shown.split())}", "difficulty-layer")
@@ -679,6 +682,7 @@ def step_difficulty_layer(wb: Workbench, text: str):
         want = tip_text(costs[cell])
         wb.wait_for(f"the tip over {cell} to read {want!r}", lambda: tip.is_visible() and tip.inner_text() == want and tip.get_attribute("data-cell") == f"{cell[0]},{cell[1]}")
     wb.ok(f"hovering cell {hardest} in the preview shows {tip_text(costs[hardest])!r}", "difficulty-hover")
+    step_tip_placement(wb, frame, costs, cells, colour_of)
 
     # The editor's hover on the same cell says the same.
     wb.show_tab("sample.box")
@@ -694,6 +698,137 @@ def step_difficulty_layer(wb: Workbench, text: str):
     wb.wait_for("the layer off again", lambda: body.get_attribute("data-difficulty") == "off" and not legend.is_visible())
     check_drawn(frame, rows, *preview_canvas.play_moves(rows, "")[0], dead=preview_canvas.dead_squares(wb.boxls, wb.workspace / "sample.box", 3), trail={tuple(board["box"])})
     wb.ok("the layer off: the board is drawn as before", "difficulty-off")
+
+
+# The hovered cell's tip and rectangle, the board's viewport and the webview's window,
+# each as {left, top, right, bottom} in the webview's CSS pixels, read from the page:
+# the tip's box as laid out, the cell's from the canvas's box and the view it drew.
+TIP_JS = """(_body, cell) => {
+  const box = (r) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+  const c = document.getElementById('board'), d = c.dataset, dpr = Number(d.dpr);
+  const b = c.getBoundingClientRect(), side = Number(d.cell) / dpr;
+  const left = b.left + Number(d.x) / dpr + cell[1] * side, top = b.top + Number(d.y) / dpr + cell[0] * side;
+  const tip = document.getElementById('cell-tip');
+  return {
+    tip: tip.hidden ? null : box(tip.getBoundingClientRect()), text: tip.textContent, at: tip.dataset.cell || '',
+    cell: { left, top, right: left + side, bottom: top + side },
+    viewport: box(document.getElementById('viewport').getBoundingClientRect()),
+    window: { left: 0, top: 0, right: document.documentElement.clientWidth, bottom: document.documentElement.clientHeight },
+  };
+}"""
+
+
+def inside(a: dict, b: dict) -> bool:
+    return a["left"] >= b["left"] and a["top"] >= b["top"] and a["right"] <= b["right"] and a["bottom"] <= b["bottom"]
+
+
+def intersect(a: dict, b: dict) -> dict:
+    return {"left": max(a["left"], b["left"]), "top": max(a["top"], b["top"]), "right": min(a["right"], b["right"]), "bottom": min(a["bottom"], b["bottom"])}
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    i = intersect(a, b)
+    return i["left"] < i["right"] and i["top"] < i["bottom"]
+
+
+def drag_board(wb: Workbench, frame, dx: float, dy: float):
+    """Drags the board by about (dx, dy) CSS pixels with the mouse (the preview pans).
+    Whole pixels, in one move: the page rounds each move's pan, so fractional steps
+    would add up to a few pixels off."""
+    box = frame.locator("#board").bounding_box()
+    x, y = round(box["x"] + box["width"] / 2), round(box["y"] + box["height"] / 2)
+    wb.page.mouse.move(x, y)
+    wb.page.mouse.down()
+    wb.page.mouse.move(x + round(dx), y + round(dy))
+    wb.page.mouse.up()
+
+
+def edge_gap(frame, cell) -> tuple:
+    """CSS pixels from the cell's right and bottom edges to the viewport's."""
+    g = frame.locator("body").evaluate(TIP_JS, list(cell))
+    return g["viewport"]["right"] - g["cell"]["right"], g["viewport"]["bottom"] - g["cell"]["bottom"]
+
+
+def push_to_edge(wb: Workbench, frame, cell, right: bool, bottom: bool):
+    """Pans the board until the cell's right (and/or bottom) edge lies 2 CSS pixels from
+    the viewport's: where a tip right-below the pointer has no room."""
+    near = lambda g: (not right or abs(g[0] - 2) <= 1.5) and (not bottom or abs(g[1] - 2) <= 1.5)
+
+    def drag_rest():
+        # Drags what is left each time round (the pan may land a pixel off), until near.
+        g = edge_gap(frame, cell)
+        if near(g):
+            return True
+        drag_board(wb, frame, g[0] - 2 if right else 0, g[1] - 2 if bottom else 0)
+        return False
+
+    wb.wait_for(f"the board panned to put {cell} at the edge", drag_rest)
+
+
+def hover_tip(wb: Workbench, frame, cell, costs: dict, colour_of, where: str) -> dict:
+    """Hovers the cell's centre and checks the tip from the page's geometry: it says the
+    cell's cost, lies inside the viewport and the window, and does not cover the cell
+    (whose pixels are checked to be where its rectangle says)."""
+    b = preview_board(frame)
+    x = (b["x"] + (cell[1] + 0.5) * b["cell"]) / b["dpr"]
+    y = (b["y"] + (cell[0] + 0.5) * b["cell"]) / b["dpr"]
+    frame.locator("#board").hover(position={"x": x, "y": y})
+    want = tip_text(costs[cell])
+    at = f"{cell[0]},{cell[1]}"
+    g = wb.wait_for(
+        f"the tip over {cell} ({where}) to read {want!r}",
+        lambda: (g := frame.locator("body").evaluate(TIP_JS, list(cell)))["tip"] and g["text"] == want and g["at"] == at and g,
+    )
+    if preview_canvas.share(preview_canvas.cells(frame, [cell])[0], colour_of(cell)) < 0.5:
+        raise Failure(f"cell {cell} should be drawn in its shade inside {g['cell']}")
+    tip, seen = g["tip"], intersect(g["cell"], g["viewport"])
+    if not inside(tip, g["viewport"]) or not inside(tip, g["window"]):
+        raise Failure(f"the tip over {cell} ({where}) should lie inside the viewport {g['viewport']} and the window {g['window']}: {tip}")
+    if overlaps(tip, seen):
+        raise Failure(f"the tip over {cell} ({where}) covers the cell {seen}: {tip}")
+    return g
+
+
+def step_tip_placement(wb: Workbench, frame, costs: dict, free: list, colour_of):
+    """The tip beside the pointer never covers the hovered cell nor leaves the view: an
+    ordinary cell, then the rightmost free column, the bottom free row and their corner,
+    each pushed (by panning) against the viewport's edge."""
+    fitted = preview_board(frame)
+    rows, cols = fitted["rows"], fitted["cols"]
+    # The middle row's leftmost free cell: room right of it for the tip.
+    ordinary = min(free, key=lambda c: (abs(c[0] - (rows - 1) / 2), c[1], c[0]))
+    # A solvable one if it can be (the longer tip).
+    right = min((c for c in free if c[1] == max(x for _, x in free)), key=lambda c: (costs[c] is None, c[0]))
+    bottom = min((c for c in free if c[0] == max(r for r, _ in free)), key=lambda c: c[1])
+    corner = max((c for c in free if c[0] == bottom[0]), key=lambda c: c[1])
+    g = hover_tip(wb, frame, ordinary, costs, colour_of, "an ordinary cell")
+    # With room for it, the tip goes where it does by default: right of the pointer (the
+    # cell's centre), below the cell.
+    pointer_x = (g["cell"]["left"] + g["cell"]["right"]) / 2
+    if g["viewport"]["right"] - pointer_x < 14 + g["tip"]["right"] - g["tip"]["left"]:
+        raise Failure(f"the ordinary cell {ordinary} should leave room right of it for the tip: {g}")
+    if not (g["tip"]["left"] >= pointer_x and g["tip"]["top"] >= g["cell"]["bottom"]):
+        raise Failure(f"over an ordinary cell the tip should go right-below the pointer, under the cell {g['cell']}: {g['tip']}")
+
+    push_to_edge(wb, frame, right, right=True, bottom=False)
+    g = hover_tip(wb, frame, right, costs, colour_of, "the rightmost column, at the view's right edge")
+    width = g["tip"]["right"] - g["tip"]["left"]
+    if g["viewport"]["right"] - g["cell"]["right"] >= width:
+        raise Failure(f"the right-edge case should leave no room for the tip right of {right}: {g}")
+    wb.ok(f"the tip over {right} at the right edge: inside the view, off the cell ({g['text']!r})", "difficulty-tip-right-edge")
+
+    frame.locator("#fit").click()
+    wb.wait_for("the board fitted again", lambda: (b := preview_board(frame))["x"] == fitted["x"] and b["y"] == fitted["y"] and b["cell"] == fitted["cell"])
+    push_to_edge(wb, frame, bottom, right=False, bottom=True)
+    g = hover_tip(wb, frame, bottom, costs, colour_of, "the bottom row, at the view's bottom edge")
+    if g["viewport"]["bottom"] - g["cell"]["bottom"] >= g["tip"]["bottom"] - g["tip"]["top"]:
+        raise Failure(f"the bottom-edge case should leave no room for the tip below {bottom}: {g}")
+    push_to_edge(wb, frame, corner, right=True, bottom=True)
+    g = hover_tip(wb, frame, corner, costs, colour_of, "the bottom-right corner of the view")
+    wb.ok(f"the tip over {bottom} at the bottom edge and over {corner} in the corner: inside the view, off the cell", "difficulty-tip-bottom-edge")
+
+    frame.locator("#fit").click()
+    wb.wait_for("the board fitted again", lambda: (b := preview_board(frame))["x"] == fitted["x"] and b["y"] == fitted["y"] and b["cell"] == fitted["cell"])
 
 
 def maze_rows_of(text: str, header_line: int) -> list:

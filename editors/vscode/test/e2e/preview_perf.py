@@ -312,8 +312,16 @@ def open_file(wb: Workbench, name: str):
 
 def palette(wb: Workbench, title: str) -> float:
     """Runs a command from the palette; returns when it was clicked (`Date.now()`)."""
-    box = quick_input(wb, "F1")
-    box.fill(">" + title)
+    for attempt in range(3):
+        box = quick_input(wb, "F1")
+        try:
+            box.fill(">" + title, timeout=10000)
+            break
+        except PlaywrightError:
+            # The quick input can close again right after it showed (the focus going
+            # back to the preview): open it again.
+            if attempt == 2:
+                raise
     row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
         has=wb.page.locator(".label-name", has_text=re.compile("^" + re.escape(title) + "$"))
     ).first

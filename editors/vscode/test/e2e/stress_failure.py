@@ -54,7 +54,12 @@ def open_path(wb: Workbench, path: Path):
         wb.command("File: Open File...")
         box.wait_for(state="visible")
         wb.wait_for("the Open File dialog's folder", lambda: box.input_value().endswith("/"))
-        box.fill(str(path))
+        # Typed again while the dialog still overwrites it with its folder.
+        for _ in range(20):
+            box.fill(str(path))
+            wb.page.wait_for_timeout(250)
+            if box.input_value() == str(path):
+                break
         wb.wait_for(f"{path} typed", lambda: box.input_value() == str(path))
         wb.page.keyboard.press("Enter")
         for _ in range(40):

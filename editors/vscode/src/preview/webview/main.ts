@@ -17,6 +17,7 @@ import { Replay, SPEEDS, Track, Trail, counterText, defaultSpeed, nextPush, prev
 import { Size, View, cellAt, clamp, fit, follow, pan, zoomAt, zoomStep } from '../view';
 import { BoardPainter, Palette } from './board';
 import { DifficultyMap, cellText, rangeText, shades } from '../difficulty';
+import { placeTip } from '../tip';
 
 interface ReplayMessage {
   type: 'replay';
@@ -343,12 +344,21 @@ function showTip(e: PointerEvent): void {
   tip.textContent = text;
   tip.dataset.cell = at.join(',');
   tip.hidden = false;
-  // Beside the pointer, inside the viewport.
+  // Beside the pointer, inside the viewport and off the hovered cell (all in CSS pixels
+  // from the viewport's corner; the view is in the canvas's device pixels).
   const room = viewport.getBoundingClientRect();
-  const x = Math.min(e.clientX - room.left + 14, room.width - tip.offsetWidth - 2);
-  const y = e.clientY - room.top + 18 + tip.offsetHeight > room.height ? e.clientY - room.top - tip.offsetHeight - 8 : e.clientY - room.top + 18;
-  tip.style.left = `${Math.max(0, x)}px`;
-  tip.style.top = `${Math.max(0, y)}px`;
+  const ox = r.left - room.left + view.x / dpr;
+  const oy = r.top - room.top + view.y / dpr;
+  const side = view.cell / dpr;
+  const cell = { left: ox + at[1] * side, top: oy + at[0] * side, right: ox + (at[1] + 1) * side, bottom: oy + (at[0] + 1) * side };
+  const place = placeTip(
+    { x: e.clientX - room.left, y: e.clientY - room.top },
+    cell,
+    { width: tip.offsetWidth, height: tip.offsetHeight },
+    { width: room.width, height: room.height },
+  );
+  tip.style.left = `${place.left}px`;
+  tip.style.top = `${place.top}px`;
 }
 
 // --- playing ------------------------------------------------------------------------
