@@ -323,64 +323,63 @@ fn difficulty_at(cell: (u32, u32)) -> Value {
 /// Maze #3's player moves one cell right: a new grid, the same size.
 const MOVE_MAZE_3_PLAYER: ((u32, u32), (u32, u32), &str) = ((10, 6), (10, 8), ".S");
 
+/// How a test takes the maze away from a request waiting for its map.
+#[derive(Clone, Copy)]
+enum TakenAway {
+    /// Maze #3's player moved.
+    Edited,
+    Closed,
+}
+
+/// A `method` request waiting for the stalled map of Maze #3 ends with ContentModified
+/// once the maze is taken away (a hover's cell and dead square, like the map's
+/// version and maze, were about a maze that is gone), and the map stops.
+async fn a_request_waiting_for_the_map_ends_when(method: &str, params: Value, taken: TakenAway) {
+    let mut client = busy_client().await;
+    let id = client.send_request(method, params).await;
+    client.wait_logged(&started(MAP), 1).await;
+    match taken {
+        TakenAway::Edited => {
+            let (start, end, text) = MOVE_MAZE_3_PLAYER;
+            let moved = change(&mut client, SAMPLE, 2, edit(start, end, text)).await;
+            assert!(moved.contains("#......S..#"), "{moved}");
+        }
+        TakenAway::Closed => {
+            client
+                .notify("textDocument/didClose", json!({ "textDocument": doc() }))
+                .await;
+        }
+    }
+    let ended = client.response_to(id).await;
+    assert_eq!(
+        ended["error"]["code"], CONTENT_MODIFIED,
+        "{method}: {ended}"
+    );
+    client.wait_logged(&stopped(MAP), 1).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_of_the_maze_ends_a_waiting_hover_and_stops_the_map() {
-    let mut client = busy_client().await;
-    let id = client
-        .send_request("textDocument/hover", hover_at(MAZE_3_CELLS[0]))
-        .await;
-    client.wait_logged(&started(MAP), 1).await;
-    let (start, end, text) = MOVE_MAZE_3_PLAYER;
-    let moved = change(&mut client, SAMPLE, 2, edit(start, end, text)).await;
-    assert!(moved.contains("#......S..#"), "{moved}");
-    // The hover's cell and dead square were about a maze that is gone.
-    let ended = client.response_to(id).await;
-    assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
-    client.wait_logged(&stopped(MAP), 1).await;
+    let hover = hover_at(MAZE_3_CELLS[0]);
+    a_request_waiting_for_the_map_ends_when("textDocument/hover", hover, TakenAway::Edited).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closing_the_document_ends_a_waiting_hover_and_stops_the_map() {
-    let mut client = busy_client().await;
-    let id = client
-        .send_request("textDocument/hover", hover_at(MAZE_3_CELLS[1]))
-        .await;
-    client.wait_logged(&started(MAP), 1).await;
-    client
-        .notify("textDocument/didClose", json!({ "textDocument": doc() }))
-        .await;
-    let ended = client.response_to(id).await;
-    assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
-    client.wait_logged(&stopped(MAP), 1).await;
+    let hover = hover_at(MAZE_3_CELLS[1]);
+    a_request_waiting_for_the_map_ends_when("textDocument/hover", hover, TakenAway::Closed).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_of_the_maze_ends_a_waiting_difficulty_request_and_stops_the_map() {
-    let mut client = busy_client().await;
-    let id = client
-        .send_request("boxls/difficulty", difficulty_at(MAZE_3_CELLS[2]))
-        .await;
-    client.wait_logged(&started(MAP), 1).await;
-    let (start, end, text) = MOVE_MAZE_3_PLAYER;
-    change(&mut client, SAMPLE, 2, edit(start, end, text)).await;
-    let ended = client.response_to(id).await;
-    assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
-    client.wait_logged(&stopped(MAP), 1).await;
+    let asked = difficulty_at(MAZE_3_CELLS[2]);
+    a_request_waiting_for_the_map_ends_when("boxls/difficulty", asked, TakenAway::Edited).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closing_the_document_ends_a_waiting_difficulty_request_and_stops_the_map() {
-    let mut client = busy_client().await;
-    let id = client
-        .send_request("boxls/difficulty", difficulty_at(MAZE_3_CELLS[3]))
-        .await;
-    client.wait_logged(&started(MAP), 1).await;
-    client
-        .notify("textDocument/didClose", json!({ "textDocument": doc() }))
-        .await;
-    let ended = client.response_to(id).await;
-    assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
-    client.wait_logged(&stopped(MAP), 1).await;
+    let asked = difficulty_at(MAZE_3_CELLS[3]);
+    a_request_waiting_for_the_map_ends_when("boxls/difficulty", asked, TakenAway::Closed).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
