@@ -11,7 +11,7 @@ use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 
 use crate::solver::blocks::Blocks;
-use crate::solver::board::{corner_bit, sides_in, sides_where, Board, EAST, NORTH, SOUTH, WEST};
+use crate::solver::board::{self, sides_in, sides_where, Board};
 use crate::solver::round::{local_detour, Round};
 use crate::solver::walk::Walker;
 use crate::solver::Cancelled;
@@ -209,17 +209,7 @@ fn distances_round(board: &Board, blocks: &Blocks, walker: &mut Walker, cell: us
 
 /// The eight cells round `cell` as the solver's ring mask (set bits are free).
 fn ring(board: &Board, cell: usize) -> u8 {
-    let width = board.width;
-    let (above, below) = (cell - width, cell + width);
-    let bit = |at: usize, shift: usize| u8::from(board.is_free(at)) << shift;
-    bit(above, NORTH)
-        | bit(below, SOUTH)
-        | bit(cell - 1, WEST)
-        | bit(cell + 1, EAST)
-        | bit(above - 1, corner_bit(NORTH, WEST))
-        | bit(above + 1, corner_bit(NORTH, EAST))
-        | bit(below - 1, corner_bit(SOUTH, WEST))
-        | bit(below + 1, corner_bit(SOUTH, EAST))
+    board::ring(board.width, cell, |at| board.is_free(at))
 }
 
 #[cfg(test)]

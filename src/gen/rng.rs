@@ -1,5 +1,6 @@
 //! The generator's own PRNG (splitmix64): tiny, seedable, and the same on every
 //! platform and version of Rust, so a seed names a maze for a given boxls version.
+//! The tests' generators draw from it too (one splitmix64, not a drifting copy).
 
 pub struct Rng(u64);
 
@@ -29,5 +30,15 @@ impl Rng {
     /// True with probability `percent`/100.
     pub fn percent(&mut self, percent: u32) -> bool {
         self.next_u64() % 100 < u64::from(percent)
+    }
+
+    /// True with probability `p` (53 random bits against `p`).
+    pub fn chance(&mut self, p: f64) -> bool {
+        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < p
+    }
+
+    /// One of `items`, uniformly (`items` not empty).
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
     }
 }

@@ -90,6 +90,23 @@ pub const fn corner_bit(a: usize, b: usize) -> usize {
     4 + vertical * 2 + (horizontal - WEST)
 }
 
+/// The eight cells round an interior `cell` of a board `width` wide as a ring: the four
+/// sides at their direction's bit, the corners at [`corner_bit`]; set bits are the
+/// cells for which `free` holds (the solver reads its own cell flags, design the board).
+#[inline]
+pub fn ring(width: usize, cell: usize, free: impl Fn(usize) -> bool) -> u8 {
+    let (above, below) = (cell - width, cell + width);
+    let bit = |at: usize, shift: usize| u8::from(free(at)) << shift;
+    bit(above, NORTH)
+        | bit(below, SOUTH)
+        | bit(cell - 1, WEST)
+        | bit(cell + 1, EAST)
+        | bit(above - 1, corner_bit(NORTH, WEST))
+        | bit(above + 1, corner_bit(NORTH, EAST))
+        | bit(below - 1, corner_bit(SOUTH, WEST))
+        | bit(below + 1, corner_bit(SOUTH, EAST))
+}
+
 /// Random boards for the solver's unit tests: `count` grids of up to `max_side` + 2
 /// columns and `max_side` rows, each with its own rock density below `max_density`%;
 /// the first three cells (S, B and T) are free.

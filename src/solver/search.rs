@@ -13,7 +13,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::blocks::Blocks;
-use super::board::{corner_bit, opposite, sides_in, Board, EAST, NORTH, PUSH_LETTERS, SOUTH, WEST};
+use super::board::{self, opposite, sides_in, Board, PUSH_LETTERS};
 use super::round::Round;
 use super::{poll, Cancelled, Solution};
 
@@ -196,20 +196,9 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// The eight cells around an interior `cell` as a ring: the four sides at their
-    /// direction's bit, the corners at [`corner_bit`]; set bits are free.
+    /// The eight cells around an interior `cell` as a ring ([`board::ring`]); set bits are free.
     fn ring(&self, cell: usize) -> u8 {
-        let width = self.board.width;
-        let (above, below) = (cell - width, cell + width);
-        let bit = |at: usize, shift: usize| (((self.cells[at] & FREE) >> 4) as u8) << shift;
-        bit(above, NORTH)
-            | bit(below, SOUTH)
-            | bit(cell - 1, WEST)
-            | bit(cell + 1, EAST)
-            | bit(above - 1, corner_bit(NORTH, WEST))
-            | bit(above + 1, corner_bit(NORTH, EAST))
-            | bit(below - 1, corner_bit(SOUTH, WEST))
-            | bit(below + 1, corner_bit(SOUTH, EAST))
+        board::ring(self.board.width, cell, |at| self.cells[at] & FREE != 0)
     }
 
     /// Settles a state and queues the push out of it with its moves.

@@ -1,6 +1,6 @@
 //! Deterministic maze generators for the differential tests and the solver bench.
 //!
-//! A tiny in-file PRNG (splitmix64) drives every choice, so a seed names a maze forever.
+//! The generator's splitmix64 (`boxls::gen::rng`) drives every choice, so a seed names a maze.
 //! Rock styles: random rock at a given density, perfect-maze corridors (recursive
 //! backtracker) with optional loops knocked in, and open rooms with sparse pillars.
 //! S, B and T go on distinct free cells: anywhere, inside the largest open region, or
@@ -8,41 +8,7 @@
 
 use boxls::maze::Grid;
 
-/// splitmix64: tiny, fast, and good enough to spread mazes around.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`); the modulo bias is irrelevant here.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// Uniform in `low..=high`.
-    pub fn between(&mut self, low: usize, high: usize) -> usize {
-        low + self.below(high - low + 1)
-    }
-
-    /// True with probability `p`.
-    pub fn chance(&mut self, p: f64) -> bool {
-        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < p
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
+pub use boxls::gen::rng::Rng;
 
 /// How the rock of a maze is laid out.
 #[derive(Debug, Clone, Copy, PartialEq)]
