@@ -134,7 +134,7 @@ errors. With --kattis: 42 accepted, 43 rejected (the reasons in judgemessage.txt
     },
     /// Serve the Language Server Protocol on stdin/stdout.
     #[command(after_help = "\
-Editors start this themselves (see the README for VS Code and Neovim).
+Editors start this themselves (see the manual's Editors chapter).
 
 Example:
   boxls lsp

@@ -36,7 +36,7 @@ impl StateKind {
         }
     }
 
-    /// Every kind, in the order the README lists them.
+    /// Every kind, in the order the manual lists them.
     pub const ALL: [StateKind; 7] = [
         StateKind::Solved,
         StateKind::Solving,

@@ -1,5 +1,5 @@
 //! The `boxls/*` requests: boxls's own part of the protocol, with typed `serde` params
-//! and results. The README documents each as a TypeScript interface, and
+//! and results. The manual (docs/src/user/custom-requests.md) documents each as a TypeScript interface, and
 //! `tests/it/lsp/extensions.rs` checks those interfaces against the types here.
 //!
 //! Editors read these fields; they never match the server's English.

@@ -2,7 +2,7 @@
 //!
 //! glibc's allocator keeps freed memory in its arenas: after a 10 MB document is
 //! closed the server's resident size would stay near its peak. `malloc_trim` returns
-//! the free pages (measured: 232 → 94 MiB after a 20 MB peak, see the README).
+//! the free pages (measured: 232 → 94 MiB after a 20 MB peak, see the manual's benchmarks).
 
 /// Returns free heap pages to the system (glibc); a no-op elsewhere.
 #[allow(unsafe_code)] // The one exception to the crate-wide `unsafe_code = "deny"`.

@@ -8,7 +8,7 @@
 //! solves off the request loop. The design tools: `design` runs their searches off the
 //! request loop, `hardest` makes the *Make Maze #k hardest* actions, `difficulty` the
 //! hover line and `boxls/difficulty`, `maze_watch` ends their waits when the maze
-//! changes. The README's Architecture section has the map.
+//! changes. The manual's architecture chapter (docs/src/contributor/architecture.md) has the map.
 
 mod capabilities;
 mod code_actions;

@@ -39,6 +39,31 @@ pub enum Code {
 }
 
 impl Code {
+    /// Every code, in the specification's order: a new code goes here too, and the
+    /// manual's diagnostics chapter then needs its example (`tests/it/book.rs`).
+    pub const ALL: [Code; 20] = [
+        Code::BadHeader,
+        Code::TooFewRows,
+        Code::TooManyRows,
+        Code::RowLength,
+        Code::BadChar,
+        Code::MissingPlayer,
+        Code::MissingBox,
+        Code::MissingTarget,
+        Code::DuplicatePlayer,
+        Code::DuplicateBox,
+        Code::DuplicateTarget,
+        Code::Unsolvable,
+        Code::SolutionIllegal,
+        Code::SolutionNotOptimal,
+        Code::DuplicateSolution,
+        Code::MisplacedSolution,
+        Code::MissingTerminator,
+        Code::AfterTerminator,
+        Code::TooLarge,
+        Code::InternalError,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Code::BadHeader => "bad-header",

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Tests and benches may fail loudly.
 
+mod book;
 mod cli;
 mod design;
 mod differential;

@@ -751,17 +751,17 @@ fn render_help_shows_examples_and_exit_codes() {
     }
 }
 
-/// The pictures in the README are what the binary draws now (regenerate with the
-/// commands in the README).
+/// The pictures in the manual are what the binary draws now (regenerate with the
+/// commands in its Pictures chapter).
 #[test]
 fn committed_pictures_are_current() {
     for (file, args) in [
         (
-            "docs/sample-maze3.svg",
+            "docs/src/images/sample-maze3.svg",
             &["render", "examples/sample.box", "--maze", "3"][..],
         ),
         (
-            "docs/sample-maze3-animated.svg",
+            "docs/src/images/sample-maze3-animated.svg",
             &["render", "examples/sample.box", "--maze", "3", "--animate"],
         ),
     ] {
@@ -771,7 +771,7 @@ fn committed_pictures_are_current() {
         assert_eq!(now.status.code(), Some(0));
         assert!(
             committed == now.stdout,
-            "{file} is stale: run `boxls {}` (see the README)",
+            "{file} is stale: run `boxls {}` (see the manual's Pictures chapter)",
             args.join(" ")
         );
     }

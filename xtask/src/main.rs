@@ -1,8 +1,10 @@
 //! `cargo xtask dist`: builds everything a release ships into `target/dist/` — the
-//! archive (binary, completions, man page, Neovim package, README, licences), the VS Code
-//! extension with the server inside, and `SHA256SUMS`.
+//! archive (binary, completions, man page, Neovim package, the manual, README, licences),
+//! the VS Code extension with the server inside, and `SHA256SUMS`. `cargo xtask book`
+//! checks the manual's internal links and builds it with mdBook into `docs/book/`.
 //!
 //! ```text
+//! cargo xtask book                       # the manual: links checked, HTML in docs/book/
 //! cargo xtask dist                       # for this machine's target
 //! cargo xtask dist --target TRIPLE       # for another target (its binary must run here:
 //!                                        # completions and man page come from it)
@@ -23,12 +25,24 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+mod links;
+
 type Result<T> = std::result::Result<T, String>;
 
-const USAGE: &str = "usage: cargo xtask dist [--target TRIPLE] [--universal]";
+const USAGE: &str = "usage: cargo xtask dist [--target TRIPLE] [--universal] | cargo xtask book";
+
+/// What CI installs (`.ci/run`): the manual is built with this mdBook.
+const MDBOOK_INSTALL: &str =
+    "cargo install mdbook --version 0.5.4 --locked --no-default-features --features search";
 
 fn main() -> ExitCode {
-    match run(env::args().skip(1).collect()) {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let done = if args.first().map(String::as_str) == Some("book") && args.len() == 1 {
+        book(&project_root()).map(|_| ())
+    } else {
+        run(args)
+    };
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("xtask: {message}");
@@ -80,7 +94,10 @@ fn run(args: Vec<String>) -> Result<()> {
             None => host_target()?,
         };
         let binary = build_server(&root, options.target.as_deref(), &target)?;
-        made.push(archive(&root, &dist, &version, &target, &binary, epoch)?);
+        let manual = book(&root)?;
+        made.push(archive(
+            &root, &dist, &version, &target, &binary, &manual, epoch,
+        )?);
         match vscode_target(&target) {
             Some(platform) => made.push(vsix(
                 &root,
@@ -215,6 +232,7 @@ fn archive(
     version: &str,
     target: &str,
     binary: &Path,
+    manual: &Path,
     epoch: u64,
 ) -> Result<PathBuf> {
     let base = format!("boxls-{version}-{target}");
@@ -237,6 +255,15 @@ fn archive(
     for name in ["README.md", "LICENSE-MIT", "LICENSE-APACHE"] {
         entries.push(doc(&base, name, read(&root.join(name))?));
     }
+    // The manual as HTML: `book/index.html` opens it, offline.
+    for file in files_under(manual)? {
+        let inside = file
+            .strip_prefix(manual)
+            .map_err(|e| e.to_string())?
+            .to_string_lossy()
+            .replace('\\', "/");
+        entries.push(doc(&base, &format!("book/{inside}"), read(&file)?));
+    }
     // The Neovim plugin as a native package (its tests stay in the repository); it finds
     // `../bin/boxls` from its own folder when none is on PATH.
     let nvim = root.join("editors/nvim");
@@ -253,6 +280,56 @@ fn archive(
     }
     let out = dist.join(format!("{base}.tar.gz"));
     write(&out, &targz(entries, epoch)?)?;
+    Ok(out)
+}
+
+/// `cargo xtask book`: the manual's links checked (README included), then built with
+/// mdBook into `docs/book/`; returns that folder.
+fn book(root: &Path) -> Result<PathBuf> {
+    let docs = root.join("docs");
+    let src = docs.join("src");
+    let mut pages: Vec<PathBuf> = files_under(&src)?
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.push(root.join("README.md"));
+    let broken = links::check(&pages, &src);
+    if !broken.is_empty() {
+        let list: Vec<String> = broken
+            .iter()
+            .map(|b| format!("  {}:{}: {}", relative(root, &b.file), b.line, b.why))
+            .collect();
+        return Err(format!(
+            "{} broken link(s) in the manual:\n{}",
+            broken.len(),
+            list.join("\n")
+        ));
+    }
+    let out = docs.join("book");
+    let mdbook = env::var_os("MDBOOK").unwrap_or_else(|| "mdbook".into());
+    let built = Command::new(&mdbook)
+        .arg("build")
+        .arg(&docs)
+        .arg("--dest-dir")
+        .arg(&out)
+        .output()
+        .map_err(|e| {
+            format!(
+                "cannot run {} ({e}); install it with `{MDBOOK_INSTALL}`",
+                mdbook.to_string_lossy()
+            )
+        })?;
+    if !built.status.success() {
+        return Err(format!(
+            "mdbook build failed:\n{}",
+            String::from_utf8_lossy(&built.stderr)
+        ));
+    }
+    println!(
+        "xtask: the manual: {} pages, links checked, HTML in {}",
+        pages.len(),
+        relative(root, &out)
+    );
     Ok(out)
 }
 

@@ -1,7 +1,7 @@
 ;;; screen.el --- Screen test of boxls-mode: a real Emacs in a real terminal (tmux) -*- lexical-binding: t -*-
 
 ;; A real `emacs -nw' (Debian's emacs-nox with elpa-eglot) in a tmux terminal of
-;; 160x45 cells and 256 colours, configured as the README's Emacs section says,
+;; 160x45 cells and 256 colours, configured as the manual's Emacs section says,
 ;; driven by keys and checked on what the terminal shows: the colours of the cells,
 ;; Eglot connecting, Flymake's diagnostics and their messages, ElDoc's hover on a
 ;; header, `eglot-code-actions' writing the optimal solution, and `boxls-program'.
@@ -184,7 +184,7 @@ Return the lines on success, nil on timeout (the last lines in `screen-last')."
   (screen-check (screen-wait (screen-line-shown-p regexp)) what
                 (format "wanted a line matching %S:\n%s" regexp (screen-text screen-last))))
 
-;;;; Set-up as the README says.
+;;;; Set-up as the manual says.
 
 (defun screen-read (file)
   (with-temp-buffer (insert-file-contents file) (buffer-string)))
@@ -194,13 +194,13 @@ Return the lines on success, nil on timeout (the last lines in `screen-last')."
   (with-temp-file file (insert text)))
 
 (defun screen-readme-init ()
-  "The README's Emacs init block, its placeholder path made this checkout."
-  (let* ((readme (screen-read (expand-file-name "README.md" screen-root)))
+  "The manual's Emacs init block (its Editors chapter), the placeholder path made this checkout."
+  (let* ((readme (screen-read (expand-file-name "docs/src/user/editors.md" screen-root)))
          (start (or (string-match "^#+ Emacs" readme)
-                    (error "README.md: no `Emacs' section")))
+                    (error "docs/src/user/editors.md: no `Emacs' section")))
          (block (and (string-match "```elisp\n\\(\\(?:.\\|\n\\)*?\\)```" readme start)
                      (match-string 1 readme))))
-    (unless block (error "README.md: no ```elisp block in the Emacs section"))
+    (unless block (error "docs/src/user/editors.md: no ```elisp block in the Emacs section"))
     (replace-regexp-in-string "/path/to/boxls" (directory-file-name screen-root) block t t)))
 
 (defun screen-uncomment-options (init)
@@ -407,7 +407,7 @@ writes `; solution: MOVES' after LAST-ROW."
          (sample-lines (split-string sample-text "\n"))
          (solutions (progn (screen-write sample sample-text) (screen-solutions sample)))
          (maze3 (nth 2 solutions)))
-    (screen-log "      init.el (from the README):\n        %s"
+    (screen-log "      init.el (from the manual):\n        %s"
                 (replace-regexp-in-string "\n" "\n        " (string-trim init)))
     ;; The SPEC's example: a comment, maze 3 of the sample, its solution line.
     (screen-write (expand-file-name "colours.box" screen-tmp)

@@ -1,5 +1,5 @@
 -- Screen test of the boxls Neovim plugin: a real Neovim in a real terminal (tmux, 120x40,
--- 256 colours), configured exactly as the README's Neovim section says, driven by keys,
+-- 256 colours), configured exactly as the manual's Neovim section says, driven by keys,
 -- and checked on what the terminal shows.
 --
 -- Run from the repository root with `boxls` first on PATH (.ci/editors does this):
@@ -314,14 +314,15 @@ local function stop_spinners()
 end
 
 ---------------------------------------------------------------------------
--- Set-up exactly as the README says.
+-- Set-up exactly as the manual says.
 
---- The README's `init.lua` for Neovim, with its placeholder path made this checkout.
+--- The manual's `init.lua` for Neovim (its Editors chapter), with its placeholder path
+--- made this checkout.
 local function readme_init_lua()
-  local readme = table.concat(vim.fn.readfile(root .. '/README.md'), '\n')
-  local section = readme:match('\n### Neovim[^\n]*\n(.-)\n##')
+  local chapter = table.concat(vim.fn.readfile(root .. '/docs/src/user/editors.md'), '\n')
+  local section = chapter:match('\n## Neovim[^\n]*\n(.-)\n## ')
   local lua = section and section:match('```lua\n(.-)```')
-  assert(lua, 'README.md: no ```lua block in the Neovim section')
+  assert(lua, 'docs/src/user/editors.md: no ```lua block in the Neovim section')
   lua = lua:gsub('\n%s+', '\n'):gsub('^%s+', '')
   return (lua:gsub('/path/to/boxls', root))
 end
@@ -962,7 +963,7 @@ local function main()
     assert(vim.uv.fs_symlink(package .. '/nvim', tmp .. '/data/nvim/site/pack/boxls/start/boxls'))
     init = init:gsub('vim%.opt%.runtimepath:append%b()\n', '')
   end
-  log('      init.lua (from the README):\n        %s', init:gsub('\n', '\n        '))
+  log('      init.lua (from the manual):\n        %s', init:gsub('\n', '\n        '))
   write(tmp .. '/config/nvim/init.lua', vim.split(init, '\n'))
 
   local sample = vim.fn.readfile(root .. '/examples/sample.box')

@@ -103,16 +103,15 @@ async fn replay_without_frames_carries_the_start() {
     assert_eq!(full["moves"], lean["moves"]);
 }
 
-/// `interface Name { field: type; optional?: type }` blocks of the README's custom
-/// requests section: name → (field → optional).
+/// `interface Name { field: type; optional?: type }` blocks of the manual's custom
+/// requests chapter: name → (field → optional).
 fn readme_interfaces() -> BTreeMap<String, BTreeMap<String, bool>> {
-    let readme = include_str!("../../../README.md");
-    let section = readme
-        .split("### Custom requests")
+    let chapter = include_str!("../../../docs/src/user/custom-requests.md");
+    let section = chapter
+        .split("```ts")
         .nth(1)
-        .and_then(|rest| rest.split("```ts").nth(1))
         .and_then(|rest| rest.split("```").next())
-        .expect("the README has a ```ts block under ### Custom requests");
+        .expect("the custom requests chapter has a ```ts block");
     let mut interfaces = BTreeMap::new();
     let mut rest = section;
     while let Some(at) = rest.find("interface ") {

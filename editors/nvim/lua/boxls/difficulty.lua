@@ -28,7 +28,7 @@ end
 --- The kind of each letter of the answer's `kinds` rows.
 local KINDS = { ['#'] = 'rock', S = 'player', T = 'target', x = 'unsolvable', ['.'] = 'solved' }
 
---- Reads the server's answer (README, "Custom requests": `DifficultyResult`); nil and
+--- Reads the server's answer (the manual, "Custom requests": `DifficultyResult`); nil and
 --- why when it is not a map.
 ---@return boxls.Difficulty? map
 ---@return string? problem

@@ -122,7 +122,7 @@ function M.client(bufnr)
 end
 
 ---------------------------------------------------------------------------
--- The mazes as the server knows them: its typed requests (README, "Custom requests").
+-- The mazes as the server knows them: its typed requests (the manual, "Custom requests").
 -- What a maze's state means is read from `status` and the fields beside it, never
 -- from the server's messages.
 

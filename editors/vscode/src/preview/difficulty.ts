@@ -1,4 +1,4 @@
-// The `boxls/difficulty` answer (README: Custom requests) and what the preview's
+// The `boxls/difficulty` answer (the manual: Custom requests) and what the preview's
 // difficulty layer derives from it: each cell's shade, the legend's range and the text
 // shown when hovering a cell. Shared by the extension and the webview script, so it
 // imports nothing (unit-tested under plain node).

@@ -5,7 +5,7 @@ export type Status = 'solved' | 'solving' | 'unsolvable' | 'invalid' | 'tooLarge
 
 const STATUSES: Status[] = ['solved', 'solving', 'unsolvable', 'invalid', 'tooLarge', 'timedOut', 'failed'];
 
-/** The fields of the server's `MazeInfo` the preview reads (see the README). */
+/** The fields of the server's `MazeInfo` the preview reads (see the manual's Custom requests). */
 export interface MazeState {
   version: number;
   maze: number;

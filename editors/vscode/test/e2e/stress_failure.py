@@ -3,7 +3,7 @@
 wrote, and asserts that the user sees what `boxls check` says about the program's
 recorded answer (`solution-not-optimal` or `solution-illegal`) in the Problems panel
 and in the hover on the answer. Started by run.sh after drive.py; the screenshot of the
-hover is the README's picture of a stress session (a copy is committed under docs/).
+hover is the manual's picture of a stress session (a copy is committed under docs/src/images/).
 
     python stress_failure.py --url URL --workspace DIR --boxls PATH --out DIR [--solver NAME]
 """
@@ -24,7 +24,7 @@ CODES = ("solution-not-optimal", "solution-illegal")
 
 
 def run_stress(boxls: str, root: Path, workspace: Path, solver: str, out: Path) -> Path:
-    """The session the README shows, `boxls stress --seed 1 -- python3 SOLVER.py`, run
+    """The session the manual's stress chapter shows, `boxls stress --seed 1 -- python3 SOLVER.py`, run
     in the workspace beside a copy of the solver, as a user would."""
     for name in (f"{solver}.py", "boxlib.py"):
         shutil.copy(root / "tests/stress" / name, workspace / name)
