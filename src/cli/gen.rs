@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::Failure;
+use crate::design;
 use crate::gen::{self, Family, GenOptions, Generated};
 
 #[derive(Args)]
@@ -29,7 +30,12 @@ Examples:
   boxls gen --family traps --count 20 > traps.in
   boxls gen --hardest --anneal 5 --rows 10 --cols 10
 
-Exit codes: 0 written, 2 bad arguments or unwritable output.")]
+--hardest and --anneal take mazes of at most 65536 cells (rows × cols): a larger size
+is an error, not a random placement. A maze whose family had no solvable layout (a
+tiny or nearly solid one) is open floor instead, with a warning on stderr.
+
+Exit codes: 0 written (warnings on stderr), 2 bad arguments (--hardest or --anneal
+above 65536 cells included) or unwritable output.")]
 pub struct GenArgs {
     /// The first maze's seed; maze k uses seed + k - 1.
     #[arg(long, default_value_t = 1)]
@@ -53,7 +59,8 @@ pub struct GenArgs {
     /// kept, with a warning, otherwise).
     #[arg(long, value_name = "P", default_value_t = 0)]
     min_pushes: u64,
-    /// Place S, B and T at the exact hardest placement of each layout.
+    /// Place S, B and T at the exact hardest placement of each layout (at most 65536
+    /// cells).
     #[arg(long)]
     hardest: bool,
     /// Then flip walls for SECONDS per maze to make the hardest placement harder
@@ -89,13 +96,29 @@ pub fn gen(args: GenArgs) -> Result<ExitCode, Failure> {
                 .into(),
         ));
     }
+    let hardest = args.hardest || args.anneal.is_some() || args.anneal_steps.is_some();
+    let cells = args.rows.saturating_mul(args.cols);
+    if hardest && cells > design::MAX_CELLS as u64 {
+        return Err(Failure::Message(format!(
+            "{} takes mazes of at most {} cells; {}×{} has {cells} \
+             (leave it out for a random solvable placement)",
+            if args.hardest {
+                "--hardest"
+            } else {
+                "--anneal"
+            },
+            design::MAX_CELLS,
+            args.rows,
+            args.cols
+        )));
+    }
     let options = GenOptions {
         rows: args.rows as usize,
         cols: args.cols as usize,
         family: args.family,
         walls: args.walls,
         min_pushes: args.min_pushes,
-        hardest: args.hardest || args.anneal.is_some() || args.anneal_steps.is_some(),
+        hardest,
     };
     let progress = io::stderr().is_terminal() && (args.count > 1 || args.anneal.is_some());
     let mut text = header(&args);
@@ -109,6 +132,19 @@ pub fn gen(args: GenArgs) -> Result<ExitCode, Failure> {
             maze = gen::anneal(&maze, &mut |_| Instant::now() < deadline);
         } else if let Some(steps) = args.anneal_steps {
             maze = gen::anneal(&maze, &mut |done| done < steps);
+        }
+        if maze.family != args.family {
+            eprintln!(
+                "{}boxls: warning: maze #{}: no {} layout of {}×{} had a solvable placement in {} \
+                 layouts; it is {} instead (its comment says so)",
+                if progress { "\n" } else { "" },
+                k + 1,
+                args.family,
+                args.rows,
+                args.cols,
+                gen::MAX_ATTEMPTS,
+                maze.family
+            );
         }
         if maze.pushes() < args.min_pushes {
             eprintln!(

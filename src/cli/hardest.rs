@@ -11,7 +11,7 @@ use codespan_reporting::term::termcolor::StandardStream;
 use super::input;
 use super::report::{emit, SourceFile};
 use super::{color_for, Failure};
-use crate::design::hardest;
+use crate::design::{hardest, MAX_CELLS};
 use crate::ide::{hardest_fix, hardest_title};
 use crate::maze::{parse, plural, Severity};
 use crate::solver::{solve_path, Solution};
@@ -28,8 +28,12 @@ Examples:
   boxls hardest maze.box -o harder.box
   boxls hardest --keep-target --maze 2 < mazes.box > out.box
 
-Exit codes: 0 written; 1 some maze has errors (left as it is, reported); 2 no such
-maze, unreadable input, unwritable output or bad arguments.")]
+The search takes mazes of at most 65536 cells (rows × cols); a larger one is left as
+it is and named on standard error, and the run exits 1.
+
+Exit codes: 0 written; 1 some maze has errors or is too large for the search (left as
+it is, reported; the others are still written); 2 no such maze, unreadable input,
+unwritable output or bad arguments.")]
 pub struct HardestArgs {
     /// A .box file; standard input when absent or `-`.
     file: Option<PathBuf>,
@@ -74,6 +78,8 @@ pub fn run(args: HardestArgs) -> Result<ExitCode, Failure> {
     let mut stderr = StandardStream::stderr(color_for(io::stderr().is_terminal()));
     let mut edits = Vec::new();
     let mut errors = false;
+    // A maze too large for the search: left as it is, and the run fails like for errors.
+    let mut refused = false;
     for maze in &parsed.mazes {
         if args.maze.is_some_and(|n| n as usize != maze.index) {
             continue;
@@ -91,6 +97,18 @@ pub fn run(args: HardestArgs) -> Result<ExitCode, Failure> {
             eprintln!("Maze #{k}: has errors; left as it is");
             continue;
         };
+        if grid.cell_count() > MAX_CELLS {
+            // Refused before its solve: a maze this size can take seconds to solve.
+            refused = true;
+            eprintln!(
+                "Maze #{k}: {}×{} is {} cells, more than the {MAX_CELLS} the hardest-placement \
+                 search takes; left as it is",
+                grid.rows,
+                grid.cols,
+                grid.cell_count()
+            );
+            continue;
+        }
         let before = solve_path(grid);
         let placement = match hardest(grid, args.keep_target) {
             Ok(Some(placement)) => placement,
@@ -102,6 +120,7 @@ pub fn run(args: HardestArgs) -> Result<ExitCode, Failure> {
                 continue;
             }
             Err(error) => {
+                refused = true;
                 eprintln!("Maze #{k}: {error}; left as it is");
                 continue;
             }
@@ -133,7 +152,7 @@ pub fn run(args: HardestArgs) -> Result<ExitCode, Failure> {
             stdout.flush()?;
         }
     }
-    Ok(if errors {
+    Ok(if errors || refused {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -15,7 +15,7 @@ use std::fmt;
 
 use crate::design::{self, Metrics};
 use crate::maze::Grid;
-use crate::solver::{solve_path, Solution};
+use crate::solver::{self, solve_path, Solution};
 use rng::Rng;
 
 pub use traps::Trap;
@@ -73,7 +73,8 @@ impl fmt::Display for Family {
 
 /// What to generate. Sizes include the border of rock; they are raised to 3 rows and
 /// 5 columns at least, and `hardest` falls back to a random placement above
-/// [`design::MAX_CELLS`] cells.
+/// [`design::MAX_CELLS`] cells (`boxls gen` refuses such a size instead). A family
+/// with no solvable layout gives open floor ([`Generated::family`] says so).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GenOptions {
     pub rows: usize,
@@ -212,7 +213,8 @@ fn finish(seed: u64, family: Family, grid: Grid, trap: Option<Trap>, attempts: u
 }
 
 /// S, B and T on the layout: the hardest placement, or random ones until one is
-/// solvable (a few tries); `None` when none was found.
+/// solvable (a few tries, then T among the cells the box can reach from a random S and
+/// B); `None` when none was found.
 fn place(rng: &mut Rng, walls: Vec<bool>, rows: usize, cols: usize, hardest: bool) -> Option<Grid> {
     let free: Vec<usize> = (0..walls.len()).filter(|&c| !walls[c]).collect();
     if free.len() < 3 {
@@ -248,6 +250,38 @@ fn place(rng: &mut Rng, walls: Vec<bool>, rows: usize, cols: usize, hardest: boo
         if solve_path(&placed).is_some() {
             return Some(placed);
         }
+    }
+    place_where_the_box_goes(rng, &free, grid)
+}
+
+/// S and B at random, T at random among the cells the box can be pushed to: solvable by
+/// construction. For layouts where three random cells are almost never solvable —
+/// rooms from about 200×200 on, where a box rarely gets through many one-cell doors.
+fn place_where_the_box_goes(rng: &mut Rng, free: &[usize], grid: Grid) -> Option<Grid> {
+    for _ in 0..32 {
+        let boxed = free[rng.below(free.len())];
+        let player = free[rng.below(free.len())];
+        if player == boxed {
+            continue;
+        }
+        let placed = Grid {
+            player,
+            boxed,
+            ..grid.clone()
+        };
+        let reach = solver::box_reach(&placed);
+        let targets: Vec<usize> = free
+            .iter()
+            .copied()
+            .filter(|&cell| reach[cell] && cell != boxed && cell != player)
+            .collect();
+        if targets.is_empty() {
+            continue;
+        }
+        return Some(Grid {
+            target: targets[rng.below(targets.len())],
+            ..placed
+        });
     }
     None
 }

@@ -105,6 +105,23 @@ pub fn solve_path(grid: &Grid) -> Option<Solution> {
     }
 }
 
+/// Per grid cell: whether the box can be pushed there from its start with the player
+/// starting at S (the start cell counts once the player reaches a side of the box).
+/// Independent of the target; costs one search that explores every reachable state.
+pub fn box_reach(grid: &Grid) -> Vec<bool> {
+    let never = AtomicBool::new(false);
+    let mut board = Board::new(grid);
+    // A rock target (the padding's first cell) is never pushed onto: the search
+    // explores every state the player and box can reach, then ends exhausted.
+    board.target = 0;
+    let mut search = Search::new(&board, &never);
+    // The flag is never set, and a rock target is never found.
+    let _ = search.run();
+    (0..grid.cell_count())
+        .map(|cell| search.box_reached(board.padded(cell)))
+        .collect()
+}
+
 /// Solves a maze, giving up with [`Cancelled`] soon after `cancel` becomes true.
 pub fn solve_cancellable(grid: &Grid, cancel: &AtomicBool) -> Result<Outcome, Cancelled> {
     let board = Board::new(grid);

@@ -223,6 +223,11 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether the search settled a state with the box on board cell `cell`.
+    pub fn box_reached(&self, cell: usize) -> bool {
+        self.cells.get(cell).is_some_and(|&bits| bits & 0xF != 0)
+    }
+
     pub fn into_blocks(self) -> Option<Blocks> {
         self.round.into_blocks()
     }

@@ -1104,3 +1104,47 @@ fn stress_shows_progress_on_a_terminal_and_is_quiet_otherwise() {
         piped.stdout
     );
 }
+
+/// An open `rows × cols` room with S, B and T in a row near its top left.
+fn open_room(rows: usize, cols: usize) -> String {
+    let mut text = format!("{rows} {cols}\n");
+    for r in 0..rows {
+        let row: String = (0..cols)
+            .map(|c| match (r, c) {
+                (1, 1) => 'S',
+                (1, 2) => 'B',
+                (1, 4) => 'T',
+                _ if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols => '#',
+                _ => '.',
+            })
+            .collect();
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn hardest_refuses_a_maze_too_large_for_its_search_by_name_and_exits_1() {
+    // 257 × 256 cells: one row past the design searches' 65,536. The small maze after
+    // it is still made hardest, as it is alone; the large one is left byte for byte.
+    let small = "1 5\nSB..T\n; solution: EEE\n";
+    let alone = run_with(
+        &mut boxls(&["hardest"]),
+        Some(format!("{small}0 0\n").as_bytes()),
+    );
+    alone.assert_code(0);
+    let big = open_room(257, 256);
+    let input = format!("{big}{small}0 0\n");
+    let run = run_with(&mut boxls(&["hardest"]), Some(input.as_bytes()));
+    run.assert_code(1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "Maze #1: 257×256 is 65792 cells, more than the 65536 the hardest-placement \
+             search takes; left as it is\nMaze #2{}",
+            alone.stderr.trim_start_matches("Maze #1")
+        )
+    );
+    assert_eq!(run.stdout, format!("{big}{}", alone.stdout));
+}

@@ -340,3 +340,79 @@ fn bridge_traps_have_a_cut_cell_without_a_bridge() {
         assert!(found, "{}", grid.to_rows().join("\n"));
     }
 }
+
+#[test]
+fn rooms_stay_rooms_at_large_sizes() {
+    // Three random cells of a large rooms layout are almost never solvable (the box
+    // rarely gets through many one-cell doors): every maze from 350×350 used to come out
+    // as open floor. Now T is chosen among the cells the box can reach.
+    for seed in 1..=3 {
+        let options = GenOptions {
+            rows: 350,
+            cols: 350,
+            family: Family::Rooms,
+            ..GenOptions::default()
+        };
+        let maze = generate(seed, &options);
+        assert_eq!(maze.family, Family::Rooms, "seed {seed}");
+        let solution = maze.solution.as_ref().expect("solvable");
+        let replayed = boxls::solver::replay(&maze.grid, &solution.path).expect("legal");
+        assert!(replayed.solved, "seed {seed}");
+        assert_eq!(
+            boxls::solver::solve_path(&maze.grid).map(|s| (s.pushes, s.moves)),
+            Some((solution.pushes, solution.moves))
+        );
+    }
+    let (out, err, code) = run(
+        &["gen", "--family", "rooms", "--rows", "200", "--cols", "200"],
+        b"",
+    );
+    assert_eq!((code, err.as_str()), (Some(0), ""), "{err}");
+    assert!(
+        out.contains("; Maze #1: seed 1, rooms, "),
+        "{}",
+        &out[..300]
+    );
+    assert_clean(&out);
+}
+
+#[test]
+fn a_family_without_a_solvable_layout_is_said_to_be_open_instead() {
+    // Caves at 100 % rock have no free cell: the maze is open floor, and stderr says so.
+    let (out, err, code) = run(&["gen", "--family", "caves", "--walls", "100"], b"");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        err,
+        "boxls: warning: maze #1: no caves layout of 12×12 had a solvable placement in 200 \
+         layouts; it is open instead (its comment says so)\n"
+    );
+    assert!(out.contains("; Maze #1: seed 1, open, "), "{out}");
+    assert_clean(&out);
+}
+
+#[test]
+fn hardest_and_anneal_above_the_design_limit_are_errors_not_random_placements() {
+    for extra in [
+        &["--hardest"][..],
+        &["--anneal-steps", "3"],
+        &["--anneal", "1"],
+    ] {
+        let mut args = vec!["gen", "--rows", "257", "--cols", "256"];
+        args.extend_from_slice(extra);
+        let (out, err, code) = run(&args, b"");
+        assert_eq!((code, out.as_str()), (Some(2), ""), "{extra:?}: {err}");
+        let flag = if extra[0] == "--hardest" {
+            "--hardest"
+        } else {
+            "--anneal"
+        };
+        assert_eq!(
+            err,
+            format!(
+                "boxls: {flag} takes mazes of at most 65536 cells; 257×256 has 65792 (leave it \
+                 out for a random solvable placement)\n"
+            ),
+            "{extra:?}"
+        );
+    }
+}

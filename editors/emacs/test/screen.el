@@ -35,6 +35,7 @@
 (defvar screen-socket nil
   "The current terminal's tmux socket: a new server (and socket) for each session,
 so that a new one never races the previous one's shutdown.")
+(defvar screen-server-pid nil "The current terminal's tmux server process id.")
 
 (defvar screen-passed 0)
 (defvar screen-failed 0)
@@ -207,10 +208,31 @@ Return the lines on success, nil on timeout (the last lines in `screen-last')."
   "INIT with its optional lines (`;; (...)') switched on."
   (replace-regexp-in-string "^;; (" "(" init t t))
 
+(defun screen-process-gone-p (pid)
+  "Whether process PID has ended (a zombie counts: tmux's server is not this
+Emacs's child, so its reaping is up to the machine's init)."
+  (let ((attrs (process-attributes pid)))
+    (or (null attrs) (equal (alist-get 'state attrs) "Z"))))
+
+(defun screen-end-terminal ()
+  "End the current terminal's tmux server (and the Emacs in it) and wait until
+the server process is gone (at most 10 s, then it is killed), so that it does not
+go on competing for the machine with the next one."
+  (when screen-socket
+    (ignore-errors (screen-tmux "kill-server"))
+    (when screen-server-pid
+      (let ((deadline (+ (float-time) 10)))
+        (while (and (not (screen-process-gone-p screen-server-pid))
+                    (< (float-time) deadline))
+          (sleep-for 0.02)))
+      (unless (screen-process-gone-p screen-server-pid)
+        (ignore-errors (signal-process screen-server-pid 'SIGKILL))))
+    (setq screen-socket nil screen-server-pid nil)))
+
 (defun screen-start-emacs (file init &optional path)
   "Start Emacs on FILE in a new terminal (ending the previous one): a fresh HOME
 whose init.el is INIT, PATH as given (default: this process's)."
-  (when screen-socket (ignore-errors (screen-tmux "kill-server")))
+  (screen-end-terminal)
   (setq screen-sessions (1+ screen-sessions)
         screen-socket (expand-file-name (format "tmux-%d.sock" screen-sessions) screen-tmp))
   (let ((home (expand-file-name (format "home-%d/" screen-sessions) screen-tmp)))
@@ -230,7 +252,9 @@ whose init.el is INIT, PATH as given (default: this process's)."
                    "-c" screen-tmp "--"
                    "env" (concat "HOME=" home) (concat "PATH=" (or path (getenv "PATH")))
                    "LANG=C.UTF-8" screen-emacs "-nw" file)))
-        (unless (eq code 0) (error "tmux new-session: %s" (buffer-string)))))))
+        (unless (eq code 0) (error "tmux new-session: %s" (buffer-string)))))
+    (let ((pid (string-to-number (string-trim (screen-tmux "display-message" "-p" "#{pid}")))))
+      (setq screen-server-pid (and (> pid 1) pid)))))
 
 ;;;; What the CLI says (the expected values).
 
@@ -470,8 +494,7 @@ writes `; solution: MOVES' after LAST-ROW."
 
 (defun screen-cleanup ()
   "End the terminal (and the Emacs in it) and remove the test's files."
-  (when screen-socket (ignore-errors (screen-tmux "kill-server")))
-  (setq screen-socket nil)
+  (screen-end-terminal)
   (ignore-errors (delete-directory screen-tmp t)))
 
 ;; Also when this driver is ended from outside (`timeout' sends SIGTERM).
