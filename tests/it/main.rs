@@ -5,6 +5,7 @@
 mod cli;
 mod design;
 mod differential;
+mod fmt_safety;
 mod gen;
 mod generate;
 mod incremental;
