@@ -1,7 +1,13 @@
-//! `boxls fmt`: rewrites files in place (or standard input to standard output) with
-//! the core's formatter; `--check` only names the files that would change. A file is
-//! replaced whole or not at all: the text goes to a temporary file beside it, which is
-//! renamed over it only if the file still holds what was read.
+//! `boxls fmt`: rewrites files in place (or a stream to standard output) with the core's
+//! formatter; `--check` only names the files that would change. What makes a rewrite
+//! safe (only regular files, owner kept, the file unchanged since it was read, no
+//! temporary file left behind) lives in [`replace`].
+
+mod pause;
+mod replace;
+mod signals;
+mod source;
+mod temporary;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -10,13 +16,19 @@ use std::process::ExitCode;
 use super::input::{self, Input};
 use super::{Failure, USAGE_ERROR};
 use crate::maze::format;
+use replace::Original;
+use source::Source;
 
 pub fn fmt(paths: &[PathBuf], check: bool) -> Result<ExitCode, Failure> {
     let stdin = [PathBuf::from("-")];
     let paths = if paths.is_empty() { &stdin[..] } else { paths };
     let (mut unformatted, mut failed) = (0usize, false);
     for path in paths {
-        match fmt_one(path, check) {
+        let result = fmt_one(path, check);
+        // A signal that came while a file was being replaced ends boxls now that the
+        // file is replaced or left as it was (and its temporary file is gone).
+        signals::end_if_pending();
+        match result {
             Ok(changed) => unformatted += usize::from(changed),
             Err(Failure::Message(message)) => {
                 eprintln!("boxls: {message}");
@@ -34,57 +46,50 @@ pub fn fmt(paths: &[PathBuf], check: bool) -> Result<ExitCode, Failure> {
     })
 }
 
-/// Formats one file (or standard input); whether it was not formatted already.
+/// Formats one file or stream; whether it was not formatted already.
 fn fmt_one(path: &Path, check: bool) -> Result<bool, Failure> {
-    let input = input::read(Some(path), "fmt")?;
+    match source::of(path) {
+        Source::Stdin => stream(input::read_stdin("fmt")?, check),
+        Source::Descriptor => stream(input::read_raw(Some(path), "fmt")?, check),
+        Source::File => file(path, check),
+    }
+}
+
+/// Standard input (or another open descriptor's stream): the formatted text goes to
+/// standard output.
+fn stream(input: Input, check: bool) -> Result<bool, Failure> {
+    input::refuse_binary(&input)?;
     let text = utf8(&input)?;
     let formatted = format(text);
     let changed = formatted != text;
-    let to_stdout = input::is_stdin(Some(path));
     if check {
         if changed {
             println!("{} would be reformatted", input.name);
         }
-    } else if to_stdout {
+    } else {
         let mut out = io::stdout().lock();
         out.write_all(formatted.as_bytes())?;
         out.flush()?;
-    } else if changed {
-        replace(path, &input, &formatted)
-            .map_err(|e| Failure::Message(format!("cannot write `{}`: {e}", input.name)))?;
     }
     Ok(changed)
 }
 
-/// Replaces the file at `path` (a symlink's target: the link stays) with `text`, keeping
-/// its permissions. The text is written and synced to a temporary file in the same
-/// directory, then renamed over the file, so a failed write leaves the original as it
-/// was and no temporary file behind (dropping it deletes it).
-fn replace(path: &Path, read: &Input, text: &str) -> io::Result<()> {
-    let target = std::fs::canonicalize(path)?;
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let permissions = std::fs::metadata(&target)?.permissions();
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".boxls-fmt-")
-        .tempfile_in(dir)?;
-    temporary.write_all(text.as_bytes())?;
-    temporary.as_file().set_permissions(permissions)?;
-    temporary.as_file().sync_all()?;
-    unchanged_since_read(&target, &read.bytes)?;
-    temporary.persist(&target).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// Whether the file still holds the bytes `fmt` read: another program may have written
-/// to it while it was being formatted, and renaming over it would lose that.
-pub(crate) fn unchanged_since_read(target: &Path, read: &[u8]) -> io::Result<()> {
-    if std::fs::read(target)? == read {
-        Ok(())
-    } else {
-        Err(io::Error::other(
-            "it changed since it was read (another program wrote to it); left as it is",
-        ))
+/// A file rewritten in place when its layout changes.
+fn file(path: &Path, check: bool) -> Result<bool, Failure> {
+    let original = Original::open(path)?;
+    pause::at("read");
+    input::refuse_binary(&original.input)?;
+    let text = utf8(&original.input)?;
+    let formatted = format(text);
+    let changed = formatted != text;
+    if check {
+        if changed {
+            println!("{} would be reformatted", original.input.name);
+        }
+    } else if changed {
+        original.replace(&formatted)?;
     }
+    Ok(changed)
 }
 
 /// The text of a file to be rewritten: never a lossy decoding, which would change bytes.
@@ -95,29 +100,4 @@ fn utf8(input: &Input) -> Result<&str, Failure> {
             input.name
         ))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::unchanged_since_read;
-
-    #[test]
-    fn a_file_changed_since_it_was_read_is_refused() {
-        let dir = tempfile::tempdir().expect("temporary directory");
-        let path = dir.path().join("maze.box");
-        std::fs::write(&path, "1 3\nSBT\n").expect("write");
-        let read = std::fs::read(&path).expect("read");
-        assert!(unchanged_since_read(&path, &read).is_ok());
-        // Same size, other bytes: caught whatever the clock's resolution.
-        std::fs::write(&path, "1 3\nSTB\n").expect("write");
-        let error = unchanged_since_read(&path, &read).expect_err("changed");
-        assert!(
-            error.to_string().contains("changed since it was read"),
-            "{error}"
-        );
-        std::fs::write(&path, "1 3\nSBT\n0 0\n").expect("append");
-        assert!(unchanged_since_read(&path, &read).is_err());
-        std::fs::remove_file(&path).expect("remove");
-        assert!(unchanged_since_read(&path, &read).is_err());
-    }
 }

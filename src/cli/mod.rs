@@ -88,8 +88,10 @@ arguments or a file that cannot be read (the others are still checked).")]
 Headers are set to the size the rows agree on, trailing blanks dropped, blank lines
 inside mazes removed and one left between mazes, `; solution:` lines spaced
 `; solution: moves`, and `0 0` ensured. Cells, comments and line endings are kept.
-A file is written to a temporary file beside it and renamed over it, and left as it
-is if it changed since it was read.
+A file is written to a temporary file beside it (given its owner, group and mode) and
+renamed over it under a lock, and left as it is if it changed since it was read; one
+with several hard links is written in place. Only regular files are rewritten:
+devices, FIFOs and read-only files are refused. `/dev/stdin` is standard input.
 
 Examples:
   boxls fmt maze.box                rewrite maze.box
@@ -97,8 +99,9 @@ Examples:
   boxls fmt < maze.box > tidy.box
 
 Exit codes: 0 done (with --check: every file is formatted), 1 with --check: some file
-would change, 2 bad arguments, unreadable input, a failed write or a file changed
-meanwhile (each left as it was).")]
+would change, 2 bad arguments, unreadable input (or over 64 MiB), not a regular file,
+read-only, an owner it cannot keep, a failed write or a file changed meanwhile (each
+left as it was).")]
     Fmt {
         /// The .box files to rewrite; standard input to standard output when none is
         /// given or for `-`.

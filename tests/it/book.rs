@@ -155,14 +155,16 @@ fn the_code_map_names_every_source_file() {
                     .is_some_and(|first| words(first).contains(&name))
             })
         } else {
+            // `fmt/replace.rs` or `replace.rs` under `fmt/` both name src/cli/fmt/replace.rs.
             let folder = format!("{}/", parts[0]);
+            let nested = parts[1..].join("/");
             entries.iter().any(|(entry, body)| {
                 let words = words(body);
+                let under = |sub: &String| words.iter().any(|w| w.starts_with(&format!("{sub}/")));
                 *entry == folder
-                    && (name == "mod.rs" || words.contains(&name))
-                    && parts[1..parts.len() - 1]
-                        .iter()
-                        .all(|sub| words.contains(&format!("{sub}/")))
+                    && (words.contains(&nested)
+                        || (name == "mod.rs" || words.contains(&name))
+                            && parts[1..parts.len() - 1].iter().all(under))
             })
         };
         if !listed {

@@ -840,52 +840,6 @@ fn fmt_keeps_the_mode_and_replaces_a_symlinks_target() {
 }
 
 #[test]
-fn fmt_refuses_a_file_replaced_while_it_was_formatting() {
-    use std::os::unix::fs::FileTypeExt as _;
-    let dir = fmt_dir("changed");
-    let path = dir.join("maze.box");
-    // `maze.box` starts as a FIFO, so `fmt` is certainly still reading it when the
-    // test (as another program saving the file would) renames new text over the name.
-    let made = Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .expect("mkfifo runs");
-    assert!(made.success());
-    let child = boxls(&["fmt", &path.to_string_lossy()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("boxls runs");
-    // Opening the FIFO for writing returns once `fmt` has opened it for reading.
-    let mut fifo = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .expect("open the FIFO");
-    let saved = "1 3\nSBT\n; saved by another program\n0 0\n";
-    std::fs::write(dir.join("saved.tmp"), saved).expect("write");
-    std::fs::rename(dir.join("saved.tmp"), &path).expect("rename over");
-    fifo.write_all(b"  1 3\nSBT  \n")
-        .expect("write to the FIFO");
-    drop(fifo);
-    let output = child.wait_with_output().expect("boxls finishes");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert_eq!(
-        stderr,
-        format!(
-            "boxls: cannot write `{}`: it changed since it was read (another program \
-             wrote to it); left as it is\n",
-            path.display()
-        )
-    );
-    assert_eq!(std::fs::read_to_string(&path).expect("read"), saved);
-    let kind = std::fs::symlink_metadata(&path).expect("stat").file_type();
-    assert!(kind.is_file() && !kind.is_fifo());
-    assert_eq!(entries(&dir), ["maze.box"], "no temporary file is left");
-}
-
-#[test]
 fn judge_accepts_the_sample_and_rejects_a_wrong_answer() {
     let run = run(&["judge", SAMPLE, "examples/sample.out"]);
     run.assert_code(0);

@@ -6,6 +6,7 @@ mod book;
 mod cli;
 mod design;
 mod differential;
+mod fmt_safety;
 mod gen;
 mod generate;
 mod incremental;
