@@ -43,8 +43,12 @@ pub struct Action {
     /// The diagnostic a quick fix fixes.
     pub diagnostic: Option<Diagnostic>,
     /// `None` for [`ActionKind::InsertAll`] until resolved with [`all_solution_edits`]:
-    /// it touches every maze, and the client may never pick it.
+    /// it touches every maze, and the client may never pick it. `None` for an
+    /// [`ActionKind::InsertSolution`] offered while its maze is still being solved:
+    /// [`insert_solution`] makes it once the solve is done.
     pub edits: Option<Vec<TextEdit>>,
+    /// The maze (1-based) an [`ActionKind::InsertSolution`] writes.
+    pub maze: Option<usize>,
 }
 
 pub const INSERT_ONE: &str = "Insert optimal solution";
@@ -69,6 +73,7 @@ pub fn actions(file: &FileView, range: Range<usize>, kinds: ActionKinds) -> Vec<
             kind: ActionKind::InsertAll,
             diagnostic: None,
             edits: None,
+            maze: None,
         });
     }
     out
@@ -97,19 +102,26 @@ fn quick_fixes(file: &FileView, range: &Range<usize>) -> Vec<Action> {
                 kind: ActionKind::QuickFix,
                 diagnostic: Some(diagnostic),
                 edits: Some(fix.edits),
+                maze: None,
             })
         })
         .collect()
 }
 
+/// The maze's solution line, or, while the maze is still being solved, the action
+/// without its edit: offered at once, the edit made when the solve is done.
 fn insert_one(file: &FileView, offset: usize) -> Option<Action> {
     let (maze, status) = file.maze_at(offset)?;
-    let edit = solution_change(file.text, maze, status)?;
+    let edits = match status {
+        MazeStatus::Solving => None,
+        _ => Some(vec![solution_change(file.text, maze, status)?]),
+    };
     Some(Action {
         title: INSERT_ONE.to_string(),
         kind: ActionKind::InsertSolution,
         diagnostic: None,
-        edits: Some(vec![edit]),
+        edits,
+        maze: Some(maze.index),
     })
 }
 
@@ -198,6 +210,32 @@ mod tests {
             []
         "#]]
         .assert_debug_eq(&titles("1 3\nSBT\n; solution: E\n0 0\n", 5));
+    }
+
+    #[test]
+    fn insert_one_is_offered_while_solving_without_its_edit() {
+        let fixture = Fixture::with_status("1 3\nSBT\n0 0\n", |_| MazeStatus::Solving);
+        let offered = actions(&fixture.view(), 5..5, ActionKinds::ALL);
+        expect![[r#"
+            [
+                Action {
+                    title: "Insert optimal solution",
+                    kind: InsertSolution,
+                    diagnostic: None,
+                    edits: None,
+                    maze: Some(
+                        1,
+                    ),
+                },
+            ]
+        "#]]
+        .assert_debug_eq(&offered);
+        expect![[r#"
+            Err(
+                "Maze #1 is still being solved; try again in a moment",
+            )
+        "#]]
+        .assert_debug_eq(&insert_solution(&fixture.view(), 1));
     }
 
     #[test]

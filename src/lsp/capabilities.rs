@@ -22,7 +22,11 @@ pub struct ClientSupport {
     pub hierarchical_symbols: bool,
     /// Code actions as `CodeAction` literals (else `Command`s).
     pub code_action_literals: bool,
-    /// `codeAction/resolve` can fill in an action's edit.
+    /// `CodeAction.data` is kept between `textDocument/codeAction` and
+    /// `codeAction/resolve` (`codeAction.dataSupport`): only then is it sent.
+    pub code_action_data: bool,
+    /// `codeAction/resolve` can fill in an action's edit — which needs the action's
+    /// `data` to say what to fill in, so only with [`ClientSupport::code_action_data`].
     pub code_action_resolve: bool,
     pub apply_edit: bool,
     /// Edits may be `documentChanges` naming the document's version (else plain
@@ -44,6 +48,7 @@ impl Default for ClientSupport {
             hover_format: HoverFormat::PlainText,
             hierarchical_symbols: false,
             code_action_literals: false,
+            code_action_data: false,
             code_action_resolve: false,
             apply_edit: false,
             versioned_edits: false,
@@ -116,6 +121,7 @@ impl ClientSupport {
             // gets markdown only if it lists it.
             .is_none_or(|formats| formats.contains(&MarkupKind::Markdown));
         let code_action = document.and_then(|d| d.code_action.as_ref());
+        let code_action_data = code_action.and_then(|c| c.data_support).unwrap_or(false);
         let diagnostic_refresh = workspace
             .and_then(|w| w.diagnostics.as_ref())
             .and_then(|c| c.refresh_support)
@@ -156,9 +162,11 @@ impl ClientSupport {
                 .unwrap_or(false),
             code_action_literals: code_action
                 .is_some_and(|c| c.code_action_literal_support.is_some()),
-            code_action_resolve: code_action
-                .and_then(|c| c.resolve_support.as_ref())
-                .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
+            code_action_data,
+            code_action_resolve: code_action_data
+                && code_action
+                    .and_then(|c| c.resolve_support.as_ref())
+                    .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
             apply_edit: workspace.and_then(|w| w.apply_edit).unwrap_or(false),
             versioned_edits: workspace
                 .and_then(|w| w.workspace_edit.as_ref())

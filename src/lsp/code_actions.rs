@@ -1,20 +1,38 @@
-//! Code actions: the IDE layer's actions as `CodeAction` literals (the edit of
-//! "Insert all" filled in by `codeAction/resolve` when the client can), or as
-//! `Command`s for clients without literal support; and the commands behind them.
+//! Code actions: the IDE layer's actions as `CodeAction` literals, or as `Command`s
+//! for clients without literal support; and the commands behind them. What an action
+//! leaves to `codeAction/resolve` (for a client that can resolve, and keeps `data`):
+//! the edit of "Insert all", and of "Insert optimal solution" when it is offered while
+//! its maze is still being solved — the resolve waits for the solve. A client that
+//! cannot resolve gets "Insert optimal solution" with its edit: its code-action
+//! request waits for the solve of the maze at the cursor (which ends at the configured
+//! time limit at the latest).
 
 use std::ops::Range;
+use std::sync::Arc;
 
+use serde::Deserialize;
 use serde_json::{json, Value};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, Command, Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, Command, Range as LspRange, Uri, WorkspaceEdit,
 };
 
 use super::capabilities::ClientSupport;
 use super::diagnostics::to_lsp;
-use super::view::View;
-use crate::ide::{self, Action, ActionKind, ActionKinds};
+use super::grid_key::GridKey;
+use super::hardest::{self, parse_uri, HardestRequest};
+use super::maze_watch::{fingerprint, valid, Watched};
+use super::view::{Dead, View};
+use super::Backend;
+use crate::ide::{self, Action, ActionKind, ActionKinds, MazeStatus};
+use crate::maze::Grid;
 
 use super::commands::{Write, APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
+
+/// The `action` of the data of "Insert all optimal solutions".
+const INSERT_ALL_ACTION: &str = "insertAll";
+/// The `action` of the data of "Insert optimal solution" offered while solving.
+const INSERT_ONE_ACTION: &str = "insertSolution";
 
 pub fn code_actions(
     view: &View,
@@ -27,12 +45,14 @@ pub fn code_actions(
     if support.code_action_literals {
         actions
             .into_iter()
-            .map(|action| CodeActionOrCommand::CodeAction(literal(view, uri, action, support)))
+            .filter_map(|action| literal(view, uri, action, support))
+            .map(CodeActionOrCommand::CodeAction)
             .collect()
     } else if support.apply_edit {
         actions
             .into_iter()
-            .map(|action| CodeActionOrCommand::Command(command(view, uri, action)))
+            .filter_map(|action| command(view, uri, action))
+            .map(CodeActionOrCommand::Command)
             .collect()
     } else {
         // Neither form could change the document.
@@ -63,19 +83,21 @@ fn kind(kind: ActionKind) -> CodeActionKind {
     }
 }
 
-fn literal(view: &View, uri: &Uri, action: Action, support: ClientSupport) -> CodeAction {
-    let (edit, data) = match action.edits {
-        Some(edits) => (Some(view.workspace_edit(uri, &edits)), None),
-        None if support.code_action_resolve => (
-            None,
-            Some(json!({ "uri": uri.as_str(), "version": view.version })),
-        ),
-        None => {
+fn literal(view: &View, uri: &Uri, action: Action, support: ClientSupport) -> Option<CodeAction> {
+    let (edit, data) = match (action.edits, action.kind) {
+        (Some(edits), _) => (Some(view.workspace_edit(uri, &edits)), None),
+        (None, kind) if support.code_action_resolve => {
+            (None, Some(resolve_data(view, uri, kind, action.maze)?))
+        }
+        (None, ActionKind::InsertAll) => {
             let edits = ide::all_solution_edits(&view.file());
             (Some(view.workspace_edit(uri, &edits)), None)
         }
+        // A maze still being solved, for a client that cannot resolve: the request
+        // waited for the solve (`Backend::solved_first`), and none came.
+        (None, _) => return None,
     };
-    CodeAction {
+    Some(CodeAction {
         title: action.title,
         kind: Some(kind(action.kind)),
         diagnostics: action.diagnostic.map(|d| vec![to_lsp(view, &d)]),
@@ -83,21 +105,101 @@ fn literal(view: &View, uri: &Uri, action: Action, support: ClientSupport) -> Co
         edit,
         data,
         ..CodeAction::default()
-    }
+    })
 }
 
-fn command(view: &View, uri: &Uri, action: Action) -> Command {
-    match action.edits {
-        Some(edits) => Command {
+/// The `data` of an action whose edit resolve fills in.
+fn resolve_data(view: &View, uri: &Uri, kind: ActionKind, maze: Option<usize>) -> Option<Value> {
+    if kind != ActionKind::InsertSolution {
+        return Some(
+            json!({ "action": INSERT_ALL_ACTION, "uri": uri.as_str(), "version": view.version }),
+        );
+    }
+    let index = maze?;
+    let (_, grid) = valid(view, index)?;
+    Some(json!({
+        "action": INSERT_ONE_ACTION,
+        "uri": uri.as_str(),
+        "version": view.version,
+        "maze": index,
+        "grid": fingerprint(grid),
+    }))
+}
+
+fn command(view: &View, uri: &Uri, action: Action) -> Option<Command> {
+    match (action.edits, action.kind) {
+        (Some(edits), _) => Some(Command {
             title: action.title,
             command: APPLY_EDIT_COMMAND.to_string(),
             arguments: Some(vec![json!(view.workspace_edit(uri, &edits))]),
-        },
-        None => Command {
+        }),
+        (None, ActionKind::InsertAll) => Some(Command {
             title: action.title,
             command: INSERT_ALL_COMMAND.to_string(),
             arguments: Some(vec![Value::String(uri.as_str().to_string())]),
-        },
+        }),
+        // As in `literal`: a solve waited for that did not come.
+        (None, _) => None,
+    }
+}
+
+/// What `codeAction/resolve` is asked to fill in, as an action's `data` says.
+pub enum Unresolved {
+    Hardest(HardestRequest),
+    InsertAll { uri: Uri },
+    InsertSolution(InsertRequest),
+}
+
+/// The data of "Insert optimal solution" offered while its maze was being solved.
+#[derive(Debug, Deserialize)]
+pub struct InsertRequest {
+    uri: String,
+    /// The document version it was offered for.
+    #[allow(dead_code)]
+    version: i32,
+    /// 1-based: Maze #k.
+    maze: usize,
+    /// The maze's grid when offered (a [`fingerprint`]).
+    grid: String,
+}
+
+#[derive(Deserialize)]
+struct InsertAllData {
+    uri: String,
+    #[allow(dead_code)]
+    version: i32,
+}
+
+fn malformed(error: impl std::fmt::Display) -> Error {
+    Error::invalid_params(format!("codeAction/resolve: {error}"))
+}
+
+/// What an action's `data` asks resolve to fill in: `InvalidParams` for data that no
+/// action of this server carries (an unknown `action`, a missing or malformed field),
+/// never another action's edit.
+pub fn unresolved(data: Value) -> Result<Unresolved> {
+    let action = data
+        .get("action")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    match action.as_deref() {
+        Some(hardest::ACTION) => {
+            HardestRequest::parse(data, "codeAction/resolve").map(Unresolved::Hardest)
+        }
+        Some(INSERT_ALL_ACTION) => {
+            let data: InsertAllData = serde_json::from_value(data).map_err(malformed)?;
+            Ok(Unresolved::InsertAll {
+                uri: parse_uri(&data.uri)?,
+            })
+        }
+        Some(INSERT_ONE_ACTION) => {
+            let request: InsertRequest = serde_json::from_value(data).map_err(malformed)?;
+            if request.maze == 0 {
+                return Err(malformed("mazes are numbered from 1"));
+            }
+            Ok(Unresolved::InsertSolution(request))
+        }
+        _ => Err(malformed("the action's data is not one this server made")),
     }
 }
 
@@ -110,9 +212,107 @@ pub fn resolve(view: &View, uri: &Uri, mut action: CodeAction) -> CodeAction {
     action
 }
 
-/// The URI an unresolved action was made for.
-pub fn resolve_uri(action: &CodeAction) -> Option<Uri> {
-    action.data.as_ref()?.get("uri")?.as_str()?.parse().ok()
+fn content_modified(message: String) -> Error {
+    Error {
+        code: ErrorCode::ContentModified,
+        message: message.into(),
+        data: None,
+    }
+}
+
+/// LSP's `RequestFailed`: there is no edit to make (and the user is told why).
+fn request_failed(message: String) -> Error {
+    Error {
+        code: ErrorCode::ServerError(-32803),
+        message: message.into(),
+        data: None,
+    }
+}
+
+/// Maze #`index`'s grid, if it is still the one `offered` (a [`fingerprint`]).
+fn offered<'a>(view: &'a View, index: usize, offered: &str) -> Result<&'a Arc<Grid>> {
+    valid(view, index)
+        .map(|(_, grid)| grid)
+        .filter(|grid| fingerprint(grid) == offered)
+        .ok_or_else(|| {
+            content_modified(format!(
+                "Maze #{index} has changed since the action was offered"
+            ))
+        })
+}
+
+impl Backend {
+    /// Before answering a client that cannot resolve: while the maze at `range`'s
+    /// start is being solved, waits for its solve, so that "Insert optimal solution"
+    /// comes with its edit. The version waited at (`None`: nothing to wait for); if
+    /// the document moves on meanwhile, `ContentModified` at once (the request's
+    /// range, and every action's edit, were about the text it left).
+    pub(super) async fn solved_first(
+        &self,
+        uri: &Uri,
+        range: LspRange,
+        only: Option<&[CodeActionKind]>,
+    ) -> Result<Option<i32>> {
+        let Some(view) = self.state().view(uri, Dead::Skip).await? else {
+            return Ok(None);
+        };
+        let support = view.support;
+        let can_offer = support.code_action_literals || support.apply_edit;
+        if support.code_action_resolve || !can_offer || !wanted_kinds(only).insert_solution {
+            return Ok(None);
+        }
+        let file = view.file();
+        let solving = file
+            .maze_at(view.byte_range(range).start)
+            .filter(|(_, status)| matches!(status, MazeStatus::Solving))
+            .and_then(|(maze, _)| Some((maze.index, GridKey::new(maze.grid.as_ref()?))));
+        let Some((index, key)) = solving else {
+            return Ok(None);
+        };
+        let version = view.version;
+        tokio::select! {
+            _ = self.state().solve_of(uri, index - 1, &key) => Ok(Some(version)),
+            () = self.state().moved_on(uri, version) => {
+                Err(content_modified(format!("{} has changed", uri.as_str())))
+            }
+        }
+    }
+
+    /// `codeAction/resolve` of "Insert optimal solution" offered while its maze was
+    /// being solved: waits for the solve (unless the maze is edited or its document
+    /// closed first: `ContentModified`), then writes the solution line into the text as
+    /// it is now; `RequestFailed` saying why when there is none to write.
+    pub(super) async fn resolve_insert_solution(
+        &self,
+        request: InsertRequest,
+        mut action: CodeAction,
+    ) -> Result<CodeAction> {
+        let uri = parse_uri(&request.uri)?;
+        let not_open = || Error::invalid_params("document is not open");
+        // Subscribed before the first look, so that no change after it goes unseen.
+        let changes = self.state().changes(&uri).ok_or_else(not_open)?;
+        let view = self
+            .state()
+            .view(&uri, Dead::Skip)
+            .await?
+            .ok_or_else(not_open)?;
+        let key = GridKey::new(offered(&view, request.maze, &request.grid)?);
+        let watched = Watched::new(uri.clone(), request.maze, request.grid.clone(), changes);
+        let solve = self.state().solve_of(&uri, request.maze - 1, &key);
+        self.unless_withdrawn(watched, solve).await?;
+        let view = self
+            .state()
+            .view(&uri, Dead::Skip)
+            .await?
+            .ok_or_else(not_open)?;
+        let edit = self.guarded("codeAction/resolve", || {
+            offered(&view, request.maze, &request.grid)?;
+            ide::insert_solution(&view.file(), request.maze).map_err(request_failed)
+        })??;
+        action.edit = Some(view.workspace_edit(&uri, &[edit]));
+        action.data = None;
+        Ok(action)
+    }
 }
 
 /// The edit `write` makes in `view`; `Err` says why there is none (a maze without a

@@ -51,7 +51,24 @@ pub struct HardestRequest {
     pub grid: Option<String>,
 }
 
-const ACTION: &str = "makeHardest";
+/// The `action` of these actions' data.
+pub const ACTION: &str = "makeHardest";
+
+impl HardestRequest {
+    /// The request in an action's `data` or the command's argument; `InvalidParams`
+    /// for anything malformed (a missing field, a maze number below 1, a version
+    /// beyond `i32`, a `keepTarget` that is not a boolean), never another action's.
+    pub fn parse(value: Value, what: &str) -> Result<HardestRequest> {
+        let request: HardestRequest = serde_json::from_value(value)
+            .map_err(|e| Error::invalid_params(format!("{what}: {e}")))?;
+        if request.maze == 0 {
+            return Err(Error::invalid_params(format!(
+                "{what}: mazes are numbered from 1"
+            )));
+        }
+        Ok(request)
+    }
+}
 
 /// Whether the client asked for this kind (`only` lists kinds or their prefixes).
 fn wanted(only: Option<&[CodeActionKind]>) -> bool {
@@ -169,8 +186,11 @@ fn ready(
         kind: Some(CodeActionKind::new(HARDEST_KIND)),
         edit: Some(view.workspace_edit(uri, &fix.edits)),
         // Which variant this is, as data, like the pending actions: a client tells the
-        // two apart without reading the edit (or the title).
-        data: serde_json::to_value(&request).ok(),
+        // two apart without reading the edit (or the title) — a client that keeps data.
+        data: support
+            .code_action_data
+            .then(|| serde_json::to_value(&request).ok())
+            .flatten(),
         ..CodeAction::default()
     })
 }
@@ -193,12 +213,6 @@ fn pending(index: usize, request: HardestRequest, support: ClientSupport) -> Cod
         command,
         ..CodeAction::default()
     })
-}
-
-/// The request behind an action to resolve, if it is one of these.
-pub fn resolve_request(action: &CodeAction) -> Option<HardestRequest> {
-    let request: HardestRequest = serde_json::from_value(action.data.clone()?).ok()?;
-    (request.action == ACTION).then_some(request)
 }
 
 fn content_modified(index: usize) -> Error {
@@ -234,8 +248,7 @@ impl Backend {
     /// `boxls.makeHardest`: the edit to send with `workspace/applyEdit`, at the
     /// document's version when the client takes versioned edits.
     pub(super) async fn make_hardest(&self, argument: Value) -> Result<WorkspaceEdit> {
-        let request: HardestRequest = serde_json::from_value(argument)
-            .map_err(|e| Error::invalid_params(format!("boxls.makeHardest: {e}")))?;
+        let request = HardestRequest::parse(argument, MAKE_HARDEST_COMMAND)?;
         let (_, edits, view) = self.hardest_edits(&request).await?;
         let uri = parse_uri(&request.uri)?;
         let edit = view.workspace_edit(&uri, &edits);
@@ -329,7 +342,7 @@ impl Backend {
     }
 }
 
-fn parse_uri(uri: &str) -> Result<Uri> {
+pub fn parse_uri(uri: &str) -> Result<Uri> {
     uri.parse()
         .map_err(|_| Error::invalid_params(format!("not a URI: {uri}")))
 }

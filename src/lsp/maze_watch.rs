@@ -1,8 +1,10 @@
-//! A request waiting on a design search about one maze of a document — the hardest
+//! A request waiting on a search about one maze of a document — the hardest
 //! placement's resolve and `boxls.makeHardest` (`hardest.rs`), the hover's `box here:`
-//! line and `boxls/difficulty` (`difficulty.rs`): the wait ends with `ContentModified`
-//! as soon as that maze is edited or its document closed. Ending it drops the request's
-//! ticket, so the search stops unless something else still wants it (`design.rs`).
+//! line and `boxls/difficulty` (`difficulty.rs`), the resolve of *Insert optimal
+//! solution* waiting for the maze's solve (`code_actions.rs`): the wait ends with
+//! `ContentModified` as soon as that maze is edited or its document closed. Ending it
+//! drops the request's ticket, so the search stops unless something else still wants
+//! it (`design.rs`, `solves.rs`).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
@@ -65,8 +67,19 @@ impl Backend {
         question: Question,
     ) -> Result<Option<Answer>> {
         let design = self.state().design().clone();
+        self.unless_withdrawn(watched, design.answer(key, question))
+            .await
+    }
+
+    /// What `wait` comes to — unless the watched maze is edited or its document closed
+    /// first: then the error to answer, at once, and `wait` is dropped.
+    pub(super) async fn unless_withdrawn<T>(
+        &self,
+        watched: Watched,
+        wait: impl std::future::Future<Output = T>,
+    ) -> Result<T> {
         tokio::select! {
-            answer = design.answer(key, question) => Ok(answer),
+            done = wait => Ok(done),
             refusal = self.withdrawn(watched) => Err(refusal),
         }
     }

@@ -66,6 +66,36 @@ pub struct Options {
     /// `stalled design search (…) started` and `… stopped`: a search certainly
     /// running for as long as a test needs, and a sign that it ended.
     pub stall_design_on_cells: Option<usize>,
+    /// Holds the solves of mazes of the gate's size until the test opens it: a maze
+    /// certainly still being solved for as long as a test needs, then solved for real.
+    pub hold_solves: Option<&'static SolveGate>,
+}
+
+/// The test knob [`Options::hold_solves`]: a solve of a maze of exactly `cells` cells
+/// waits until [`SolveGate::open`] (or until it is cancelled or stopped at the time
+/// limit), then solves as usual.
+#[derive(Debug)]
+pub struct SolveGate {
+    cells: usize,
+    open: AtomicBool,
+}
+
+impl SolveGate {
+    pub const fn new(cells: usize) -> SolveGate {
+        SolveGate {
+            cells,
+            open: AtomicBool::new(false),
+        }
+    }
+
+    pub fn open(&self) {
+        self.open.store(true, Ordering::Release);
+    }
+
+    /// Whether a solve of a maze of `cells` cells must wait.
+    fn holds(&self, cells: usize) -> bool {
+        self.cells == cells && !self.open.load(Ordering::Acquire)
+    }
 }
 
 pub use config::schema;
@@ -94,35 +124,44 @@ where
     .custom_method(difficulty::DIFFICULTY, Backend::difficulty)
     .custom_method(transport::UNREADABLE_CHANGE, Backend::unreadable_change)
     .finish();
+    let (handover, handed_over) = tokio::sync::mpsc::unbounded_channel();
     let service = transport::AnswerInvalid {
         inner: service,
         client: log_client,
+        handover,
     };
     // Every message goes through `transport::pump` first, which stops after `exit`
-    // (or the end of the input, which it passes on as `exit`).
+    // (or the end of the input, which it passes on as `exit`); everything the server
+    // writes goes through `transport::write_output`, which also answers the messages
+    // handed over while they wait.
     let (framed, pipe) = tokio::io::duplex(PIPE_BUFFER);
-    let server = Server::new(framed, output, socket)
+    let (server_output, written) = tokio::io::duplex(PIPE_BUFFER);
+    let server = Server::new(framed, server_output, socket)
         .concurrency_level(CONCURRENT_REQUESTS)
         .serve(service);
-    tokio::pin!(server);
+    let output = transport::write_output(written, handed_over, output);
+    let running = async {
+        tokio::join!(server, output);
+    };
+    tokio::pin!(running);
     let exiting = tokio::select! {
-        () = &mut server => false,
+        () = &mut running => false,
         () = transport::pump(input, pipe) => true,
     };
     if exiting {
-        // tower-lsp-server waits for every handler, and one may be waiting for an
-        // answer from a client that is gone: give them a moment, no more.
-        let _ = tokio::time::timeout(EXIT_GRACE, server).await;
+        // The output is written to its end; a message handed over may be waiting for
+        // an answer from a client that is gone: give it a moment, no more.
+        let _ = tokio::time::timeout(EXIT_GRACE, running).await;
     }
     shut_down.load(Ordering::Relaxed)
 }
 
-/// How many requests (and notifications) tower-lsp-server runs at once (its default
-/// is 4). A request may wait seconds for a design search, a map or a solve, and a
-/// message beyond the limit is not even started — an edit, a hover, the
-/// `$/cancelRequest` meant to end the waits: a few such requests would stop the
-/// whole server. (A cancel is carried out as it is read, whatever this limit: see
-/// `transport::AnswerInvalid`.)
+/// How many messages tower-lsp-server starts at once (its default is 4). A message
+/// holds its slot only for its first poll: one that then waits (for a design search,
+/// a map, a solve, the client) is handed over and answered outside the framework
+/// (`transport::write_output`), so however many wait, an edit, a hover or the
+/// `$/cancelRequest` meant to end the waits is started at once. (A cancel is even
+/// carried out as it is read: see `transport::AnswerInvalid`.)
 pub const CONCURRENT_REQUESTS: usize = 64;
 
 const PIPE_BUFFER: usize = 1 << 16;

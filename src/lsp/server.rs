@@ -15,6 +15,7 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use super::capabilities::{server_capabilities, ClientSupport};
+use super::code_actions::Unresolved;
 use super::commands::{self, Command};
 use super::config::Config;
 use super::document::Unapplied;
@@ -206,33 +207,48 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
-        self.with_view("textDocument/codeAction", &uri, Dead::Skip, |view| {
-            let range = view.byte_range(params.range);
-            let only = params.context.only.as_deref();
-            let mut actions = code_actions::code_actions(view, &uri, range.clone(), only);
-            actions.extend(hardest::code_actions(self.state(), view, &uri, range, only));
-            actions
-        })
-        .await
+        let only = params.context.only.as_deref();
+        let waited_at = self.solved_first(&uri, params.range, only).await?;
+        let answer = self
+            .with_view("textDocument/codeAction", &uri, Dead::Skip, |view| {
+                // Moved on since the wait: the request's range is about the old text.
+                if waited_at.is_some_and(|version| version != view.version) {
+                    return Err(Error::new(ErrorCode::ContentModified));
+                }
+                let range = view.byte_range(params.range);
+                let mut actions = code_actions::code_actions(view, &uri, range.clone(), only);
+                actions.extend(hardest::code_actions(self.state(), view, &uri, range, only));
+                Ok(actions)
+            })
+            .await?;
+        answer.transpose()
     }
 
     async fn code_action_resolve(&self, action: CodeAction) -> Result<CodeAction> {
-        if let Some(request) = hardest::resolve_request(&action) {
-            // An action offered with its edit carries its data only to say what it is.
-            if action.edit.is_some() {
-                return Ok(action);
-            }
-            return self.resolve_hardest(request, action).await;
-        }
-        let Some(uri) = code_actions::resolve_uri(&action) else {
+        // Without data there is nothing to fill in.
+        let Some(data) = action.data.clone() else {
             return Ok(action);
         };
-        let resolved = self
-            .with_view("codeAction/resolve", &uri, Dead::Skip, |view| {
-                code_actions::resolve(view, &uri, action.clone())
-            })
-            .await?;
-        Ok(resolved.unwrap_or(action))
+        match code_actions::unresolved(data)? {
+            Unresolved::Hardest(request) => {
+                // An action offered with its edit carries its data only to say what it is.
+                if action.edit.is_some() {
+                    return Ok(action);
+                }
+                self.resolve_hardest(request, action).await
+            }
+            Unresolved::InsertSolution(request) => {
+                self.resolve_insert_solution(request, action).await
+            }
+            Unresolved::InsertAll { uri } => {
+                let resolved = self
+                    .with_view("codeAction/resolve", &uri, Dead::Skip, |view| {
+                        code_actions::resolve(view, &uri, action.clone())
+                    })
+                    .await?;
+                Ok(resolved.unwrap_or(action))
+            }
+        }
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

@@ -72,6 +72,8 @@ pub struct Solves {
     stall_on_cells: Option<usize>,
     /// A test hook: mazes of exactly this many cells panic computing dead squares.
     dead_panic_on_cells: Option<usize>,
+    /// A test hook: solves of mazes of the gate's size wait until it is opened.
+    gate: Option<&'static super::SolveGate>,
     /// How many dead-square computations ran (each maze's once, however many asked).
     dead_computed: AtomicUsize,
 }
@@ -161,6 +163,7 @@ impl Solves {
             panic_on_cells: options.panic_on_cells,
             stall_on_cells: options.stall_on_cells,
             dead_panic_on_cells: options.dead_squares_panic_on_cells,
+            gate: options.hold_solves,
             dead_computed: AtomicUsize::new(0),
         }
     }
@@ -625,6 +628,15 @@ fn solve_one(
                 std::thread::sleep(Duration::from_millis(1));
             }
             return Err(solver::Cancelled);
+        }
+        while solves
+            .gate
+            .is_some_and(|gate| gate.holds(grid.cell_count()))
+        {
+            if item.cancel.load(Ordering::Relaxed) {
+                return Err(solver::Cancelled);
+            }
+            std::thread::sleep(Duration::from_millis(1));
         }
         solver::solve_cancellable(grid, &item.cancel)
     }));

@@ -33,12 +33,14 @@ use super::config::Config;
 use super::design::{self, Design};
 use super::diagnostics;
 use super::document::{Document, Unapplied};
+use super::grid_key::GridKey;
 use super::position::{self, Encoding};
 use super::progress::Progress;
 use super::sections::{Made, SectionTokens};
 use super::semantic_tokens::LastAnswer;
 use super::solves::{Limits, Solves, Ticket};
 use super::view::{Dead, View};
+use crate::ide::MazeStatus;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Settings {
@@ -470,6 +472,39 @@ impl State {
         self.publish(uri, Some(version)).await;
         self.mark_settled(uri, version);
         self.ask_client_to_refresh();
+    }
+
+    /// The solve of maze `index` (0-based) of `uri`, whose grid is `key`: known, or
+    /// waited for (joining the document's solve, or starting one; it ends at the
+    /// configured time limit at the latest), and recorded in the document if the maze
+    /// is still there. `None` if it was cancelled.
+    pub async fn solve_of(&self, uri: &Uri, index: usize, key: &GridKey) -> Option<MazeStatus> {
+        let limits = Self::limits(&self.settings().config);
+        let mut found = self
+            .solves
+            .find_or_start(vec![(index, key.clone())], limits, || None);
+        let status = match (found.ready.pop(), found.pending.pop()) {
+            (Some((_, status)), _) => status,
+            (None, Some((_, mut ticket))) => ticket.wait().await?,
+            (None, None) => return None,
+        };
+        self.with_open(uri, |open| {
+            open.document.record_solve(index, key, status.clone())
+        });
+        Some(status)
+    }
+
+    /// Returns once `uri` is no longer at `version` (edited, closed, or never open).
+    pub async fn moved_on(&self, uri: &Uri, version: i32) {
+        let Some(mut changes) = self.changes(uri) else {
+            return;
+        };
+        while self.is_open_at(uri, Some(version)) {
+            // Closing the document drops the sender: the wait ends.
+            if changes.changed().await.is_err() {
+                return;
+            }
+        }
     }
 
     /// Records that `version`'s solves are done and its diagnostics published.

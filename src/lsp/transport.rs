@@ -14,7 +14,16 @@
 //! would leave it unanswered). The end of the input counts as `exit`; after `exit`
 //! nothing more is read. A `$/cancelRequest` is carried out as it is read, never
 //! queued behind the requests it would end (see [`cancel_now`]).
+//!
+//! No message holds one of tower-lsp-server's few slots while it waits. Each message
+//! is polled once in its slot, in the order they came, as before (so a `didChange`
+//! is applied before anything sent after it is looked at); one still waiting after
+//! that — for a design search, a solve, the client — is handed over ([`Waiting`]) and
+//! its slot freed at once. [`write_output`] sits between tower-lsp-server's output
+//! and the client's: it copies what the framework writes and runs the handed-over
+//! messages, one task each, writing their answers itself.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
@@ -25,8 +34,10 @@ use serde_json::{json, Value};
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader,
 };
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 use tower::Service;
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Request, Response};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Id, Request, Response};
 use tower_lsp_server::ls_types::{DidChangeTextDocumentParams, MessageType};
 use tower_lsp_server::Client;
 
@@ -276,6 +287,82 @@ fn invalid(code: i64, id: Value, message: &str) -> Vec<u8> {
     serde_json::to_vec(&request).unwrap_or_default()
 }
 
+/// A message still waiting after its first poll, handed over by [`AnswerInvalid`] to
+/// be run to its end (and answered, if it is a request) by [`write_output`].
+pub struct Waiting {
+    /// The request's id (`None`: a notification), for the error if it panics.
+    id: Option<Id>,
+    answer: Pin<Box<dyn Future<Output = Option<Response>> + Send>>,
+}
+
+/// Where [`AnswerInvalid`] hands waiting messages over.
+pub type Handover = mpsc::UnboundedSender<Waiting>;
+
+/// Copies tower-lsp-server's output (`from_server`, whole frames) to `output` until
+/// the framework closes it, and runs every message handed over meanwhile, one task
+/// each, writing its answer to `output` too. The tasks still running when the
+/// framework is done are ended.
+pub async fn write_output<R, O>(
+    from_server: R,
+    mut handed_over: mpsc::UnboundedReceiver<Waiting>,
+    output: O,
+) where
+    R: AsyncRead + Unpin,
+    O: AsyncWrite,
+{
+    // Read in a future of its own: a frame half read is never dropped for an answer.
+    let (frames, mut framed) = mpsc::channel::<Vec<u8>>(1);
+    let read = async move {
+        let mut input = BufReader::new(from_server);
+        while let Ok(Some(frame)) = next_frame(&mut input).await {
+            if let Frame::Body(body) = frame {
+                if frames.send(body).await.is_err() {
+                    return;
+                }
+            }
+        }
+    };
+    let write = async move {
+        let mut output = std::pin::pin!(output);
+        let mut running = JoinSet::new();
+        let mut ids = HashMap::new();
+        loop {
+            let body = tokio::select! {
+                body = framed.recv() => match body {
+                    Some(body) => body,
+                    None => return,
+                },
+                Some(waiting) = handed_over.recv() => {
+                    let task = running.spawn(waiting.answer);
+                    ids.insert(task.id(), waiting.id);
+                    continue;
+                }
+                Some(done) = running.join_next_with_id() => {
+                    let answer = match done {
+                        Ok((task, answer)) => {
+                            ids.remove(&task);
+                            answer
+                        }
+                        // A panic outside the handlers' guard: the request still gets
+                        // its answer.
+                        Err(error) => ids.remove(&error.id()).flatten().map(|id| {
+                            Response::from_error(id, Error::internal_error())
+                        }),
+                    };
+                    match answer.and_then(|answer| serde_json::to_vec(&answer).ok()) {
+                        Some(body) => body,
+                        None => continue,
+                    }
+                }
+            };
+            if write_frame(&mut output, &body).await.is_err() {
+                return;
+            }
+        }
+    };
+    tokio::join!(read, write);
+}
+
 /// What [`pump`] found wrong with a message it could not pass on.
 #[derive(Deserialize)]
 struct InvalidMessageParams {
@@ -286,10 +373,12 @@ struct InvalidMessageParams {
 /// The server's service with [`INVALID_MESSAGE`] requests answered in front of it:
 /// tower-lsp-server refuses every request but `initialize` with `-32002` until
 /// `initialize`, and a malformed first message deserves its `-32700` all the same.
+/// Every other message is handed over once it waits (see the module's comment).
 pub struct AnswerInvalid<S> {
     pub inner: S,
     /// For the `window/logMessage` (sent only once the session is initialised).
     pub client: Option<Client>,
+    pub handover: Handover,
 }
 
 type Answer<E> = Pin<Box<dyn Future<Output = std::result::Result<Option<Response>, E>> + Send>>;
@@ -313,7 +402,8 @@ where
             return cancel_now(self.inner.call(request));
         }
         if request.method() != INVALID_MESSAGE {
-            return Box::pin(self.inner.call(request));
+            let id = request.id().cloned();
+            return hand_over_once_waiting(id, self.inner.call(request), self.handover.clone());
         }
         let (_, id, params) = request.into_parts();
         let params = params.and_then(|params| serde_json::from_value(params).ok());
@@ -356,6 +446,32 @@ where
         // Not done at once after all: polled again, and woken, where it is run.
         Poll::Pending => answer,
     }
+}
+
+/// The message's first poll, made where tower-lsp-server makes it (in its slot, in
+/// order); if it then waits, it goes to `handover` and its slot is freed: the
+/// framework sees it done, without an answer, and [`write_output`] answers it later.
+fn hand_over_once_waiting<F, E>(id: Option<Id>, answer: F, handover: Handover) -> Answer<E>
+where
+    F: Future<Output = std::result::Result<Option<Response>, E>> + Send + 'static,
+    E: Send + 'static,
+{
+    let mut unpolled = Some((id, Box::pin(answer)));
+    Box::pin(std::future::poll_fn(move |context| {
+        let Some((id, mut answer)) = unpolled.take() else {
+            return Poll::Ready(Ok(None));
+        };
+        match answer.as_mut().poll(context) {
+            Poll::Ready(done) => Poll::Ready(done),
+            Poll::Pending => {
+                // The framework's error is "the server has exited": nothing to answer.
+                let answer = Box::pin(async move { answer.await.unwrap_or(None) });
+                // Refused only once the output is gone, when nobody can be answered.
+                let _ = handover.send(Waiting { id, answer });
+                Poll::Ready(Ok(None))
+            }
+        }
+    }))
 }
 
 #[cfg(test)]

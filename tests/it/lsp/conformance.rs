@@ -195,7 +195,8 @@ async fn insert_all_is_resolved_only_when_chosen() {
         "workspace": { "applyEdit": true },
         "textDocument": { "codeAction": {
             "codeActionLiteralSupport": { "codeActionKind": { "valueSet": ["source"] } },
-            "resolveSupport": { "properties": ["edit"] }
+            "resolveSupport": { "properties": ["edit"] },
+            "dataSupport": true
         } }
     }))
     .await;
@@ -321,5 +322,76 @@ async fn an_edit_that_panics_halfway_leaves_the_document_as_it_was_and_out_of_sy
             .as_str()
             .is_some_and(|m| m.contains("out of sync")),
         "{answer}"
+    );
+}
+
+/// A client with code action literals and resolve of `edit`, declaring
+/// `codeAction.dataSupport` or not.
+async fn resolving_client(data_support: bool) -> Client {
+    let mut code_action = json!({
+        "codeActionLiteralSupport": { "codeActionKind": { "valueSet": ["quickfix", "refactor", "source"] } },
+        "resolveSupport": { "properties": ["edit"] }
+    });
+    if data_support {
+        code_action["dataSupport"] = json!(true);
+    }
+    client_with(json!({
+        "workspace": { "applyEdit": true },
+        "textDocument": { "codeAction": code_action }
+    }))
+    .await
+}
+
+/// Every action offered inside Maze #3 of the sample: before its hardest placements
+/// are known, and once they are (the `boxls.makeHardest` command waits for them).
+async fn maze_3_actions(client: &mut Client) -> Vec<Value> {
+    client.open(SAMPLE, 1).await;
+    client.settle(URI).await;
+    let mut actions = client
+        .request("textDocument/codeAction", actions_at(6))
+        .await;
+    for keep_target in [false, true] {
+        let argument = json!({ "uri": URI, "version": 1, "maze": 3, "keepTarget": keep_target });
+        let params = json!({ "command": "boxls.makeHardest", "arguments": [argument] });
+        client.request("workspace/executeCommand", params).await;
+    }
+    let known = client
+        .request("textDocument/codeAction", actions_at(6))
+        .await;
+    let mut all = actions
+        .as_array_mut()
+        .map(std::mem::take)
+        .unwrap_or_default();
+    all.extend(known.as_array().cloned().unwrap_or_default());
+    all
+}
+
+#[tokio::test]
+async fn code_action_data_goes_only_to_a_client_that_keeps_it() {
+    let mut client = resolving_client(false).await;
+    let actions = maze_3_actions(&mut client).await;
+    let hardest = |a: &&Value| a["kind"] == "refactor.rewrite.hardest";
+    assert_eq!(actions.iter().filter(hardest).count(), 4, "{actions:?}");
+    for action in &actions {
+        assert!(action.get("data").is_none(), "{action}");
+        // Without data nothing can be resolved: each comes with its edit or command.
+        assert!(
+            action.get("edit").is_some() || action.get("command").is_some(),
+            "{action}"
+        );
+    }
+    let mut client = resolving_client(true).await;
+    let actions = maze_3_actions(&mut client).await;
+    assert_eq!(actions.iter().filter(hardest).count(), 4, "{actions:?}");
+    for action in actions.iter().filter(hardest) {
+        assert!(action["data"]["keepTarget"].is_boolean(), "{action}");
+    }
+    let all = actions
+        .iter()
+        .find(|a| a["kind"] == "source.boxls.insertAllSolutions")
+        .expect("insert all");
+    assert!(
+        all["data"].is_object() && all.get("edit").is_none(),
+        "{all}"
     );
 }

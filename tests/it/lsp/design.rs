@@ -22,7 +22,8 @@ fn cli_hardest(text: &str, args: &[&str]) -> String {
     out
 }
 
-/// A client like VS Code: literals, resolve of `edit`, versioned workspace edits.
+/// A client like VS Code: literals, resolve of `edit` (keeping `data`), versioned
+/// workspace edits.
 async fn resolving_client() -> Client {
     resolving_client_with(boxls::lsp::Options::default()).await
 }
@@ -38,7 +39,8 @@ pub(super) async fn resolving_client_with(options: boxls::lsp::Options) -> Clien
                     "hover": { "contentFormat": ["markdown"] },
                     "codeAction": {
                         "codeActionLiteralSupport": { "codeActionKind": { "valueSet": ["refactor", "quickfix", "source"] } },
-                        "resolveSupport": { "properties": ["edit"] }
+                        "resolveSupport": { "properties": ["edit"] },
+                        "dataSupport": true
                     }
                 }
             }),
@@ -401,4 +403,47 @@ async fn difficulty_answers_the_map_as_data() {
         )
         .await;
     assert_eq!(closed["error"]["code"], -32602, "{closed}");
+}
+
+const INVALID_PARAMS: i64 = -32602;
+
+#[tokio::test]
+async fn a_make_hardest_resolve_with_malformed_data_is_invalid_params() {
+    let mut client = resolving_client().await;
+    client.open(SAMPLE, 1).await;
+    client.settle(URI).await;
+    let offered = hardest_actions(&actions_at(&mut client, 6, None).await);
+    let data = offered[0]["data"].clone();
+    assert_eq!(data["action"], "makeHardest", "{data}");
+    let mut malformed = Vec::new();
+    for (field, value) in [
+        ("maze", json!(-1)),
+        ("maze", json!(0)),
+        ("maze", json!(1.5)),
+        ("version", json!(1_u64 << 40)),
+        ("keepTarget", json!("yes")),
+        ("uri", json!(7)),
+        ("action", json!("makeEasiest")),
+    ] {
+        let mut data = data.clone();
+        data[field] = value;
+        malformed.push(data);
+    }
+    for field in ["action", "uri", "version", "maze", "keepTarget"] {
+        let mut data = data.clone();
+        data.as_object_mut().map(|d| d.remove(field));
+        malformed.push(data);
+    }
+    malformed.extend([json!("makeHardest"), json!(3), json!([]), json!({})]);
+    for data in malformed {
+        let mut action = offered[0].clone();
+        action["data"] = data.clone();
+        let answer = client.request_raw("codeAction/resolve", action).await;
+        assert_eq!(answer["error"]["code"], INVALID_PARAMS, "{data}: {answer}");
+    }
+    // The well-formed data still resolves.
+    let resolved = client
+        .request("codeAction/resolve", offered[0].clone())
+        .await;
+    assert!(!edits_of(&resolved["edit"]).is_empty(), "{resolved}");
 }

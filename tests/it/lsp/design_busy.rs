@@ -432,3 +432,67 @@ async fn a_hover_on_rock_or_the_start_does_not_wait_for_the_map() {
     assert_eq!(cancelled["error"]["code"], REQUEST_CANCELLED, "{cancelled}");
     client.wait_logged(&stopped(MAP), 1).await;
 }
+
+/// How many requests `waiting_everywhere` leaves waiting: far more than
+/// tower-lsp-server runs at once (`boxls::lsp::CONCURRENT_REQUESTS`).
+const WAITERS: usize = 200;
+
+/// [`WAITERS`] requests waiting on Maze #3's stalled searches, every kind in turn: a
+/// resolve of each offer, `boxls/difficulty` and a hover on a free cell.
+async fn waiting_everywhere(client: &mut Client) -> Vec<i64> {
+    let offered = offered_while_searching(client).await;
+    let mut pending = Vec::new();
+    for n in 0..WAITERS {
+        let cell = MAZE_3_CELLS[n / 4 % MAZE_3_CELLS.len()];
+        let (method, params) = match n % 4 {
+            0 | 1 => ("codeAction/resolve", offered[n % 2].clone()),
+            2 => ("boxls/difficulty", difficulty_at(cell)),
+            _ => ("textDocument/hover", hover_at(cell)),
+        };
+        pending.push(client.send_request(method, params).await);
+    }
+    client.wait_logged(&started(MAP), 1).await;
+    pending
+}
+
+/// With [`WAITERS`] requests waiting, another document's hover, the notifications and
+/// every other request are served at once; taking Maze #3 away ends every waiter
+/// with ContentModified, and its searches stop.
+async fn many_waiters_end_at_once_when(taken: TakenAway) {
+    let mut client = busy_client().await;
+    let pending = waiting_everywhere(&mut client).await;
+    let header =
+        json!({ "textDocument": { "uri": OTHER }, "position": { "line": 0, "character": 0 } });
+    let hover = client.request("textDocument/hover", header).await;
+    let text = hover["contents"]["value"].as_str().unwrap_or("");
+    assert!(text.starts_with("**Maze #1** (1×7)"), "{hover}");
+    answered_meanwhile(&mut client, &pending, 2).await;
+    match taken {
+        TakenAway::Edited => {
+            let (start, end, text) = MOVE_MAZE_3_PLAYER;
+            change(&mut client, SAMPLE, 2, edit(start, end, text)).await;
+        }
+        TakenAway::Closed => {
+            client
+                .notify("textDocument/didClose", json!({ "textDocument": doc() }))
+                .await;
+        }
+    }
+    for id in pending {
+        let ended = client.response_to(id).await;
+        assert_eq!(ended["error"]["code"], CONTENT_MODIFIED, "{ended}");
+    }
+    client.wait_logged(&stopped(MAP), 1).await;
+    client.wait_logged(&stopped(HARDEST), 1).await;
+    client.wait_logged(&stopped(KEEPING), 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hundreds_of_waiting_requests_hold_up_nothing_and_an_edit_ends_them_all() {
+    many_waiters_end_at_once_when(TakenAway::Edited).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hundreds_of_waiting_requests_hold_up_nothing_and_closing_ends_them_all() {
+    many_waiters_end_at_once_when(TakenAway::Closed).await;
+}

@@ -502,3 +502,101 @@ async fn formatting_returns_the_edits_of_boxls_fmt() {
         assert_eq!(client.server_text().await, formatted);
     }
 }
+
+const SMALL: &str = "1 7\nSB....T\n0 0\n";
+const SMALL_SOLVED: &str = "1 7\nSB....T\n; solution: EEEEE\n0 0\n";
+
+/// A client declaring `code_action` (with `workspace/applyEdit`) of a server whose
+/// solves of 7-cell mazes wait for `gate`, with [`SMALL`] just opened: its maze is
+/// certainly still being solved.
+async fn client_of_a_held_solve(
+    gate: &'static boxls::lsp::SolveGate,
+    code_action: serde_json::Value,
+    options: serde_json::Value,
+) -> Client {
+    let mut client = Client::start(boxls::lsp::Options {
+        hold_solves: Some(gate),
+        ..boxls::lsp::Options::default()
+    });
+    let capabilities = json!({ "workspace": { "applyEdit": true }, "textDocument": { "codeAction": code_action } });
+    client.initialize_with(capabilities, options).await;
+    client.open(SMALL, 1).await;
+    client
+}
+
+fn literals() -> serde_json::Value {
+    json!({ "codeActionLiteralSupport": { "codeActionKind": { "valueSet": ["quickfix", "refactor", "source"] } } })
+}
+
+fn in_the_maze() -> serde_json::Value {
+    json!({ "textDocument": doc(), "range": range((1, 2), (1, 2)), "context": { "diagnostics": [] } })
+}
+
+fn insert_one(actions: &serde_json::Value) -> Option<serde_json::Value> {
+    actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| a["title"] == "Insert optimal solution")
+        .cloned()
+}
+
+/// Sends a request after request `id` and waits for its answer: `id` has been taken
+/// up by then (messages are started in order).
+async fn one_more_request(client: &mut Client) {
+    let symbols = json!({ "textDocument": doc() });
+    client.request("textDocument/documentSymbol", symbols).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn insert_optimal_solution_is_offered_while_solving_and_filled_on_resolve() {
+    static GATE: boxls::lsp::SolveGate = boxls::lsp::SolveGate::new(7);
+    let mut code_action = literals();
+    code_action["resolveSupport"] = json!({ "properties": ["edit"] });
+    code_action["dataSupport"] = json!(true);
+    let mut client = client_of_a_held_solve(&GATE, code_action, json!({})).await;
+    let actions = client
+        .request("textDocument/codeAction", in_the_maze())
+        .await;
+    let insert = insert_one(&actions).expect("offered while its maze is being solved");
+    assert!(
+        insert.get("edit").is_none() && insert["data"].is_object(),
+        "{insert}"
+    );
+    let id = client.send_request("codeAction/resolve", insert).await;
+    one_more_request(&mut client).await;
+    assert!(!client.answered(id), "resolved before the solve ended");
+    GATE.open();
+    let resolved = client.response_to(id).await;
+    let text = apply_edits(SMALL, &action_edits(&resolved["result"]), false);
+    assert_eq!(text, SMALL_SOLVED, "{resolved}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_resolve_a_code_action_waits_for_the_solve_of_its_maze() {
+    static GATE: boxls::lsp::SolveGate = boxls::lsp::SolveGate::new(7);
+    let mut client = client_of_a_held_solve(&GATE, literals(), json!({})).await;
+    let id = client
+        .send_request("textDocument/codeAction", in_the_maze())
+        .await;
+    one_more_request(&mut client).await;
+    assert!(!client.answered(id), "answered before the solve ended");
+    GATE.open();
+    let answer = client.response_to(id).await;
+    let insert = insert_one(&answer["result"]).expect("offered once solved");
+    let text = apply_edits(SMALL, &action_edits(&insert), false);
+    assert_eq!(text, SMALL_SOLVED, "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_resolve_the_wait_ends_with_the_solve_at_its_time_limit() {
+    static NEVER: boxls::lsp::SolveGate = boxls::lsp::SolveGate::new(7);
+    let limit = json!({ "solve": { "timeoutMs": 100 } });
+    let mut client = client_of_a_held_solve(&NEVER, literals(), limit).await;
+    let actions = client
+        .request("textDocument/codeAction", in_the_maze())
+        .await;
+    assert!(insert_one(&actions).is_none(), "{actions}");
+    let hints = client.settled_hints().await;
+    assert_eq!(hints[0]["label"], "not solved: too large", "{hints}");
+}
