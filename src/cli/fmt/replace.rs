@@ -93,9 +93,56 @@ impl Original {
             drop(temporary);
             signals::end_by(signal);
         }
+        let replacement = temporary
+            .file()
+            .metadata()
+            .map_err(|e| self.cannot_write(e))?;
         temporary
             .rename_over(&self.target)
-            .map_err(|e| self.cannot_write(e))
+            .map_err(|e| self.cannot_write(e))?;
+        pause::at("renamed");
+        self.keep_late_appends(&replacement);
+        Ok(())
+    }
+
+    /// Adds to the end of the new file what a writer that takes no lock appended to the
+    /// old one in the instant between the check and the rename (it had opened the file
+    /// before): those bytes would otherwise be in a file no name leads to. A write after
+    /// this, or a change other than an append, is not caught (see the README).
+    fn keep_late_appends(&self, replacement: &Metadata) {
+        let read = self.input.bytes.len();
+        let Ok(now) = self.contents(MAX_INPUT_BYTES) else {
+            return;
+        };
+        if now.len() <= read || !now.starts_with(&self.input.bytes) {
+            return;
+        }
+        let appended = &now[read..];
+        let kept = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.target)
+            .and_then(|mut file| {
+                let opened = file.metadata()?;
+                if (opened.dev(), opened.ino()) != (replacement.dev(), replacement.ino()) {
+                    return Err(io::Error::other("replaced again"));
+                }
+                file.write_all(appended)?;
+                file.sync_all()
+            });
+        match kept {
+            Ok(()) => eprintln!(
+                "boxls: note: `{}`: {} bytes another program appended while it was being \
+                 replaced were added at its end",
+                self.input.name,
+                appended.len()
+            ),
+            Err(e) => eprintln!(
+                "boxls: warning: `{}`: {} bytes another program appended while it was being \
+                 replaced could not be added to it ({e})",
+                self.input.name,
+                appended.len()
+            ),
+        }
     }
 
     /// Writes `text` into the file itself, for a file with several names (a rename would
@@ -195,22 +242,23 @@ impl Original {
             && (now.dev(), now.ino()) == (self.read.dev(), self.read.ino())
             && now.len() == self.read.len()
             && (now.mtime(), now.mtime_nsec()) == (self.read.mtime(), self.read.mtime_nsec());
-        if same_file && self.contents().is_ok_and(|bytes| bytes == self.input.bytes) {
+        if same_file
+            && self
+                .contents(self.input.bytes.len() as u64 + 1)
+                .is_ok_and(|bytes| bytes == self.input.bytes)
+        {
             Ok(())
         } else {
             Err(self.changed())
         }
     }
 
-    /// What the file holds now (at most one byte more than was read).
-    fn contents(&self) -> io::Result<Vec<u8>> {
+    /// What the file read holds now, at most `limit` bytes.
+    fn contents(&self, limit: u64) -> io::Result<Vec<u8>> {
         let mut file = &self.file;
         file.seek(SeekFrom::Start(0))?;
         let mut bytes = Vec::with_capacity(self.input.bytes.len() + 1);
-        io::Read::read_to_end(
-            &mut io::Read::take(file, self.input.bytes.len() as u64 + 1),
-            &mut bytes,
-        )?;
+        io::Read::read_to_end(&mut io::Read::take(file, limit), &mut bytes)?;
         Ok(bytes)
     }
 
