@@ -16,4 +16,6 @@ mod parser;
 mod props;
 mod reference;
 mod render;
+mod sokoban;
 mod stress;
+mod xsb_board;
