@@ -13,6 +13,7 @@ pub mod ide;
 pub mod judge;
 pub mod lsp;
 pub mod maze;
+pub mod sokoban;
 pub mod solver;
 pub mod stress;
 pub mod svg;
