@@ -256,15 +256,17 @@ impl State {
 
     /// A view of an open document for a request, with the dead squares it draws
     /// computed first; `Ok(None)` when it is not open, an error naming the problem when
-    /// the server's copy is out of sync.
+    /// the server's copy is out of sync. The view is of the document as it is when
+    /// this is called (when the request is taken up), whatever is edited while its
+    /// dead squares are computed: an answer is about the version it was asked about.
     pub async fn view(&self, uri: &Uri, dead: Dead) -> Result<Option<View>> {
-        self.compute_dead(uri, dead).await;
-        let Some(document) = self.document(uri) else {
+        let Some(mut document) = self.document(uri) else {
             return Ok(None);
         };
         if let Some(problem) = &document.out_of_sync {
             return Err(out_of_sync(uri, problem));
         }
+        self.compute_dead(uri, &mut document, dead).await;
         Ok(Some(self.view_of(document)))
     }
 
@@ -284,36 +286,41 @@ impl State {
         }
     }
 
-    /// Computes the dead squares still unknown in the mazes `dead` names, when the
-    /// client shows them: they are worked out only where they are drawn or asked for.
-    async fn compute_dead(&self, uri: &Uri, dead: Dead) {
+    /// Computes the dead squares still unknown in the mazes `dead` names (of
+    /// `document`, a snapshot of `uri`), when the client shows them: they are worked
+    /// out only where they are drawn or asked for, and kept in the open document too.
+    async fn compute_dead(&self, uri: &Uri, document: &mut Document, dead: Dead) {
         let settings = self.settings();
         if !settings.config.dead_squares {
             return;
         }
-        let lacking = self.with_open(uri, |open| {
-            let document = &open.document;
-            let bytes = match dead {
-                Dead::Skip => return Vec::new(),
-                Dead::At(at) => {
-                    let offset = position::offset(&document.rope, at, settings.encoding);
-                    offset..offset
-                }
-                Dead::In(range) => position::byte_range(&document.rope, range, settings.encoding),
-                Dead::All => 0..document.text.len(),
-            };
-            document.lacking_dead(bytes)
-        });
-        let Some(lacking) = lacking.filter(|lacking| !lacking.is_empty()) else {
-            return;
+        let bytes = match dead {
+            Dead::Skip => return,
+            Dead::At(at) => {
+                let offset = position::offset(&document.rope, at, settings.encoding);
+                offset..offset
+            }
+            Dead::In(range) => position::byte_range(&document.rope, range, settings.encoding),
+            Dead::All => 0..document.text.len(),
         };
+        let lacking = document.lacking_dead(bytes);
+        if lacking.is_empty() {
+            return;
+        }
         let keys = lacking.iter().map(|(_, key)| key.clone()).collect();
         let computed = self.solves.dead_squares(keys).await;
+        let found: Vec<_> = lacking
+            .into_iter()
+            .zip(computed)
+            .filter_map(|((index, key), dead)| Some((index, key, dead?)))
+            .collect();
+        for (index, key, dead) in &found {
+            document.set_dead(*index, key, dead.clone());
+        }
+        // `set_dead` checks the key: a maze edited meanwhile keeps what it has.
         self.with_open(uri, |open| {
-            for ((index, key), dead) in lacking.iter().zip(computed) {
-                if let Some(dead) = dead {
-                    open.document.set_dead(*index, key, dead);
-                }
+            for (index, key, dead) in found {
+                open.document.set_dead(index, &key, dead);
             }
         });
     }
