@@ -422,7 +422,18 @@ pub fn slow_maze(size: usize, marker: char) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_during_a_slow_solve_never_publishes_the_stale_result() {
-    let (mut client, _) = Client::initialized(false).await;
+    // The second maze's solve must finish, however busy this machine is: no time limit
+    // that a loaded machine could hit (it answered `too-large` at a load of 15).
+    let mut client = Client::start(boxls::lsp::Options::default());
+    let settings = json!({ "solve": { "timeoutMs": 86_400_000 } });
+    client.configuration = settings.clone();
+    client.initialize(false).await;
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": { "boxls": settings } }),
+        )
+        .await;
     let first = slow_maze(2000, '.');
     client.open(&first, 1).await;
     // Structural diagnostics for version 1 come at once (none), the solve is running.
