@@ -36,6 +36,9 @@ pub enum Code {
     TooLarge,
     /// Not in the specification's table: the solver itself failed on this maze.
     InternalError,
+    /// Not in the specification's table: a `; failure: <kind>: <why>` line, which
+    /// `boxls stress` writes into its failure file (the program failed on this maze).
+    RecordedFailure,
 }
 
 impl Code {
@@ -61,6 +64,7 @@ impl Code {
             Code::AfterTerminator => "after-terminator",
             Code::TooLarge => "too-large",
             Code::InternalError => "internal-error",
+            Code::RecordedFailure => "recorded-failure",
         }
     }
 
