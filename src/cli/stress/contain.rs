@@ -1,8 +1,9 @@
 //! Ending everything a run of the program started, whatever it did to escape (a new
 //! session, a double fork): boxls is a child subreaper, so every orphaned process of
 //! every run becomes boxls's own child rather than init's; each run gets its own
-//! cgroup v2 when one can be made (`cgroup.kill` ends all of it at once); and when a
-//! run ends, the orphans that left their run's process group are killed and reaped.
+//! cgroup v2 when one can be made (`cgroup.kill` ends all of it at once); without
+//! one, when a run ends, the orphans that left their run's process group are killed
+//! and reaped.
 //! When boxls ends (normally or by SIGINT/SIGTERM/SIGHUP), every descendant is killed.
 
 use std::fs::{self, File};
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::process::{
-    getpid, getsid, kill_process, set_child_subreaper, waitid, Pid, Signal, WaitId, WaitIdOptions,
+    getpid, kill_process, set_child_subreaper, waitid, Pid, Signal, WaitId, WaitIdOptions,
 };
 
 /// Set to anything, runs get no cgroup even where one could be made (tests of the
@@ -94,9 +95,31 @@ impl Cgroup {
     }
 
     /// Kills every process in the cgroup and waits (bounded) until none is left.
-    pub fn kill(&self) {
+    fn kill(&self) {
         let _ = fs::write(self.dir.join("cgroup.kill"), "1");
         let _ = wait_until_empty(&self.dir, CGROUP_DEATH);
+    }
+
+    /// The end of the run whose first process is `leader`: everything in the cgroup
+    /// is killed, and those of its processes that were orphans (now boxls's zombie
+    /// children) are reaped; `leader` is left to its runner. No scan of `/proc`: a
+    /// process forked just before the kill, or re-parented a moment after it, stays a
+    /// zombie until [`end_of_all`].
+    pub fn end(&self, leader: i32) {
+        let listed = fs::read_to_string(self.dir.join("cgroup.procs")).unwrap_or_default();
+        self.kill();
+        for pid in listed
+            .lines()
+            .filter_map(|line| line.trim().parse::<i32>().ok())
+        {
+            if let (true, Some(pid)) = (pid != leader, Pid::from_raw(pid)) {
+                // ECHILD for a process that was not boxls's child: nothing to do.
+                let _ = waitid(
+                    WaitId::Pid(pid),
+                    WaitIdOptions::EXITED | WaitIdOptions::NOHANG,
+                );
+            }
+        }
     }
 }
 
@@ -139,7 +162,6 @@ struct Process {
     pid: i32,
     ppid: i32,
     pgrp: i32,
-    session: i32,
     zombie: bool,
 }
 
@@ -152,8 +174,13 @@ fn processes() -> Vec<Process> {
         .filter_map(|entry| {
             let name = entry.ok()?.file_name();
             let pid: i32 = name.to_str()?.parse().ok()?;
-            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // `pid (comm) state ppid pgrp session …`; comm may hold spaces and `)`.
+            // One read: `stat` is a line well under 1 KiB (comm is at most 64 bytes).
+            let mut buffer = [0u8; 1024];
+            let n = File::open(format!("/proc/{pid}/stat"))
+                .and_then(|mut file| file.read(&mut buffer))
+                .ok()?;
+            let stat = std::str::from_utf8(&buffer[..n]).ok()?;
+            // `pid (comm) state ppid pgrp …`; comm may hold spaces and `)`.
             let (_, rest) = stat.rsplit_once(')')?;
             let mut fields = rest.split_whitespace();
             let state = fields.next()?;
@@ -162,7 +189,6 @@ fn processes() -> Vec<Process> {
                 pid,
                 ppid: number()?,
                 pgrp: number()?,
-                session: number()?,
                 zombie: state == "Z" || state == "X",
             })
         })
@@ -194,16 +220,16 @@ fn sweep(spare: impl Fn(&Process) -> bool, doomed: impl Fn(&Process) -> bool) {
     }
 }
 
-/// When a run ends (its group already killed): kills the orphans that belong to no
-/// other live run and reaps the dead. A run's first process (in boxls's session, in
-/// a group of its own, or listed in `others`) is never touched: its runner reaps it.
-/// An orphan still in another live run's group (`others`) is that run's and is
-/// spared; one that left its group cannot be told apart and is killed.
-pub fn end_of_run(others: &[i32]) {
-    let own_session = getsid(None).map_or(0, |sid| sid.as_raw_nonzero().get());
+/// When the run of `group` ends (its group already killed): kills the orphans that
+/// belong to no other live run and reaps the dead. `live` are the live runs' groups
+/// (their first processes' pids, `group` included), all of them: a run's first
+/// process is never touched here, its runner reaps it. An orphan still in another
+/// live run's group is that run's and is spared; one that left its group cannot be
+/// told apart and is killed.
+pub fn end_of_run(group: i32, live: &[i32]) {
     sweep(
-        |p| others.contains(&p.pid) || (p.pgrp == p.pid && p.session == own_session),
-        |p| !others.contains(&p.pgrp),
+        |p| live.contains(&p.pid),
+        |p| p.pgrp == group || !live.contains(&p.pgrp),
     );
 }
 

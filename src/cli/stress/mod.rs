@@ -171,12 +171,17 @@ pub fn stress(args: StressArgs) -> Result<ExitCode, CliFailure> {
             args.output.display()
         ))
     })?;
-    let search = search(&args, &Inputs::new(options), &program, jobs, timeout)?;
+    let search = search(&args, &Inputs::new(options), &program, jobs, timeout);
+    // After a signal the runs fail because they were killed: the signal's thread is
+    // ending boxls (128 + the signal), nothing of this is reported.
+    run::wait_if_interrupted();
+    let search = search?;
     let Some(first) = &search.found else {
         report_pass(&args, &search)?;
         return Ok(ExitCode::SUCCESS);
     };
     let outcome = reduce_and_shrink(first, &program, jobs, timeout);
+    run::wait_if_interrupted();
     let text = failure_file(&args, &shown, first, &outcome);
     // The failure is never lost: when the file cannot be written after all, the
     // report carries its text.

@@ -8,7 +8,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::process::{ChildStderr, ChildStdout, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
@@ -37,6 +37,10 @@ struct Live {
     starting: usize,
     groups: Vec<i32>,
 }
+
+/// Held (shared) from a run's spawn until it is registered in [`LIVE`]; the orphan
+/// sweep holds it exclusively.
+static SPAWNING: RwLock<()> = RwLock::new(());
 
 static LIVE: Mutex<Live> = Mutex::new(Live {
     stopping: false,
@@ -87,6 +91,10 @@ impl Ran {
 /// leader's pidfd (no reader or waiter threads to start per run).
 pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran> {
     starting()?;
+    // Until the run is registered, the orphan sweep must not run: the new child is
+    // boxls's, in boxls's group until it has made its own, and would look like an
+    // orphan.
+    let spawning = SPAWNING.read().unwrap_or_else(PoisonError::into_inner);
     let spawned = Command::new(&program.program)
         .args(&program.args)
         .process_group(0)
@@ -98,6 +106,7 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
         Ok(child) => child,
         Err(error) => {
             started(None);
+            drop(spawning);
             return Err(error);
         }
     };
@@ -109,6 +118,7 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
         let _ = cgroup.join(pid);
     }
     started(Some(pid));
+    drop(spawning);
     let ends = Ends {
         pid,
         cgroup: cgroup.as_ref(),
@@ -176,13 +186,18 @@ struct Ends<'a> {
 
 impl Ends<'_> {
     /// Kills everything the run started but its first process (left for its runner
-    /// to reap): its group, its cgroup, and the orphans no other live run owns.
+    /// to reap): its group, then its cgroup or, without one, the orphans no other live
+    /// run owns.
     fn end(&self) {
         kill_group(self.pid);
-        if let Some(cgroup) = self.cgroup {
-            cgroup.kill();
+        match self.cgroup {
+            Some(cgroup) => cgroup.end(self.pid),
+            None => {
+                // Every run started is registered while this is held.
+                let _no_spawn = SPAWNING.write().unwrap_or_else(PoisonError::into_inner);
+                contain::end_of_run(self.pid, &live_groups());
+            }
         }
-        contain::end_of_run(&other_groups(self.pid));
     }
 }
 
@@ -356,10 +371,10 @@ fn started(pid: Option<i32>) {
     }
 }
 
-/// The live process groups but `pid`'s.
-fn other_groups(pid: i32) -> Vec<i32> {
+/// The live process groups (their first processes' pids).
+fn live_groups() -> Vec<i32> {
     LIVE.lock()
-        .map(|live| live.groups.iter().copied().filter(|&g| g != pid).collect())
+        .map(|live| live.groups.clone())
         .unwrap_or_default()
 }
 
@@ -387,6 +402,16 @@ pub fn kill_all() {
         std::thread::sleep(Duration::from_millis(1));
     }
     contain::end_of_all();
+}
+
+/// After Ctrl-C (or SIGTERM, SIGHUP), never returns: the signal's thread exits the
+/// process once everything is killed.
+pub fn wait_if_interrupted() {
+    if LIVE.lock().is_ok_and(|live| live.stopping) {
+        loop {
+            std::thread::park();
+        }
+    }
 }
 
 /// The last `lines` non-blank lines of `text`.
