@@ -21,8 +21,9 @@ use rustix::process::{
 /// Set to anything, runs get no cgroup even where one could be made (tests of the
 /// fallback use it).
 pub const NO_CGROUP_ENV: &str = "BOXLS_STRESS_NO_CGROUP";
-/// How long a cgroup's processes get to die after `cgroup.kill`.
-const CGROUP_DEATH: Duration = Duration::from_secs(2);
+/// How long a cgroup's processes get to die after `cgroup.kill` before its directory
+/// is removed (a run's: what is left then is removed when boxls ends).
+const CGROUP_DEATH: Duration = Duration::from_millis(100);
 /// Rounds of killing children: each round's victims' children come back to boxls.
 const SWEEP_ROUNDS: usize = 1000;
 
@@ -107,7 +108,9 @@ impl Cgroup {
     /// zombie until [`end_of_all`].
     pub fn end(&self, leader: i32) {
         let listed = fs::read_to_string(self.dir.join("cgroup.procs")).unwrap_or_default();
-        self.kill();
+        // Not waited for: a zombie keeps its cgroup populated until it is reaped, and
+        // the pipes close as soon as the processes are dead.
+        let _ = fs::write(self.dir.join("cgroup.kill"), "1");
         for pid in listed
             .lines()
             .filter_map(|line| line.trim().parse::<i32>().ok())

@@ -95,6 +95,8 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
     // boxls's, in boxls's group until it has made its own, and would look like an
     // orphan.
     let spawning = SPAWNING.read().unwrap_or_else(PoisonError::into_inner);
+    // Made before the spawn, so that the run is moved into it the moment it exists.
+    let cgroup = Cgroup::new();
     let spawned = Command::new(&program.program)
         .args(&program.args)
         .process_group(0)
@@ -112,11 +114,9 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
     };
     let pid = child.id() as i32;
     // At once, so that the least possible runs outside it: whatever the program forks
-    // before is caught by the orphan sweep instead.
-    let cgroup = Cgroup::new();
-    if let Some(cgroup) = &cgroup {
-        let _ = cgroup.join(pid);
-    }
+    // before ends with boxls.
+    // A cgroup it cannot join is none: the run's end sweeps `/proc` instead.
+    let cgroup = cgroup.filter(|cgroup| cgroup.join(pid).is_ok());
     started(Some(pid));
     drop(spawning);
     let ends = Ends {
