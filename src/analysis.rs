@@ -84,7 +84,32 @@ pub fn recorded_solution_diagnostic(
     check_recorded(text, grid, line.moves.clone(), line.line.clone(), optimum)
 }
 
-/// Replays a recorded solution and compares it with the optimum.
+/// The POJ answer for a maze without solution, which a `; solution:` line may record
+/// (as `boxls stress` does for a program that answered it).
+pub const IMPOSSIBLE: &str = "Impossible.";
+
+/// A recorded `Impossible.` for a maze that has a solution.
+fn wrong_impossible(moves: std::ops::Range<usize>, optimum: &Solution) -> Option<Diagnostic> {
+    Some(
+        Diagnostic::new(
+            Code::SolutionIllegal,
+            moves.clone(),
+            format!(
+                "`Impossible.` is wrong: this maze is solved in {} and {}",
+                plural(optimum.pushes, "push", "pushes"),
+                plural(optimum.moves, "move", "moves"),
+            ),
+        )
+        .with_fix(Fix::replace(
+            "Replace with the optimal solution",
+            moves,
+            optimum.path.clone(),
+        )),
+    )
+}
+
+/// Replays a recorded solution and compares it with the optimum; `Impossible.` is
+/// right exactly when there is no optimum.
 fn check_recorded(
     text: &str,
     grid: &Grid,
@@ -93,6 +118,9 @@ fn check_recorded(
     optimum: Option<&Solution>,
 ) -> Option<Diagnostic> {
     let recorded = &text[moves.clone()];
+    if recorded == IMPOSSIBLE {
+        return wrong_impossible(moves, optimum?);
+    }
     let replayed = match solver::replay(grid, recorded) {
         Ok(replayed) => replayed,
         Err(illegal) => {

@@ -13,6 +13,9 @@ use super::Failure;
 use crate::design;
 use crate::gen::{self, Family, GenOptions, Generated};
 
+/// The longest `--anneal`, per maze: a day.
+const MAX_ANNEAL_SECONDS: f64 = 86_400.0;
+
 #[derive(Args)]
 #[command(after_help = "\
 Families: open (pillars on open floor), rooms (rooms joined by doors), caves (smooth
@@ -63,9 +66,9 @@ pub struct GenArgs {
     /// cells).
     #[arg(long)]
     hardest: bool,
-    /// Then flip walls for SECONDS per maze to make the hardest placement harder
-    /// (implies --hardest).
-    #[arg(long, value_name = "SECONDS")]
+    /// Then flip walls for SECONDS per maze (0 to 86400, a day) to make the hardest
+    /// placement harder (implies --hardest).
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds(true, MAX_ANNEAL_SECONDS))]
     anneal: Option<f64>,
     /// Like --anneal, but for N flips per maze: reproducible.
     #[arg(long, value_name = "N", conflicts_with = "anneal")]
@@ -83,11 +86,6 @@ fn family(name: &str) -> Result<Family, String> {
 }
 
 pub fn gen(args: GenArgs) -> Result<ExitCode, Failure> {
-    if args.anneal.is_some_and(|s| !(s.is_finite() && s >= 0.0)) {
-        return Err(Failure::Message(
-            "--anneal takes a number of seconds, 0 or more".into(),
-        ));
-    }
     if args.family == Family::Traps
         && (args.hardest || args.anneal.is_some() || args.anneal_steps.is_some())
     {

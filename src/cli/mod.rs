@@ -270,6 +270,24 @@ impl From<io::Error> for Failure {
     }
 }
 
+/// A clap parser of a number of seconds: finite, above 0 (or 0 too, with
+/// `zero`), at most `max`; so a `Duration` made of it cannot overflow.
+fn seconds(zero: bool, max: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    move |text| {
+        let value: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+        let low = if zero { value >= 0.0 } else { value > 0.0 };
+        if low && value <= max {
+            Ok(value)
+        } else {
+            let from = if zero { "0" } else { "more than 0" };
+            Err(format!("expected {from} to {max} seconds"))
+        }
+    }
+}
+
 fn color_for(stream_is_terminal: bool) -> ColorChoice {
     if stream_is_terminal && std::env::var_os("NO_COLOR").is_none() {
         ColorChoice::Auto

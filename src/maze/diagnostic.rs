@@ -36,12 +36,15 @@ pub enum Code {
     TooLarge,
     /// Not in the specification's table: the solver itself failed on this maze.
     InternalError,
+    /// Not in the specification's table: a `; failure: <kind>: <why>` line, which
+    /// `boxls stress` writes into its failure file (the program failed on this maze).
+    RecordedFailure,
 }
 
 impl Code {
     /// Every code, in the specification's order: a new code goes here too, and the
     /// manual's diagnostics chapter then needs its example (`tests/it/book.rs`).
-    pub const ALL: [Code; 20] = [
+    pub const ALL: [Code; 21] = [
         Code::BadHeader,
         Code::TooFewRows,
         Code::TooManyRows,
@@ -62,6 +65,7 @@ impl Code {
         Code::AfterTerminator,
         Code::TooLarge,
         Code::InternalError,
+        Code::RecordedFailure,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -86,6 +90,7 @@ impl Code {
             Code::AfterTerminator => "after-terminator",
             Code::TooLarge => "too-large",
             Code::InternalError => "internal-error",
+            Code::RecordedFailure => "recorded-failure",
         }
     }
 

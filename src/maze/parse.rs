@@ -47,6 +47,8 @@ enum Line {
     Blank,
     Comment,
     Solution(SolutionLine),
+    /// `; failure: <kind>: <why>`: the failure of a program `boxls stress` recorded.
+    Failure(Range<usize>),
     Header {
         rows: Range<usize>,
         cols: Range<usize>,
@@ -193,6 +195,7 @@ impl<'a> MazeParser<'a> {
                         moves: moves_start..moves_start + moves.len(),
                     })
                 }
+                None if recorded_failure(comment) => Line::Failure(start..start + trimmed.len()),
                 None => Line::Comment,
             };
         }
@@ -248,6 +251,35 @@ impl<'a> MazeParser<'a> {
                 (State::AfterTerminator, None)
             }
             (state, Line::Blank | Line::Comment) => (state, None),
+            (
+                State::ExpectHeader {
+                    pending: Some(mut maze),
+                },
+                Line::Failure(line),
+            ) => {
+                maze.notes.push(recorded_failure_note(self.text, line));
+                (
+                    State::ExpectHeader {
+                        pending: Some(maze),
+                    },
+                    None,
+                )
+            }
+            (
+                State::Rows {
+                    mut maze,
+                    remaining,
+                },
+                Line::Failure(line),
+            ) => {
+                maze.notes.push(recorded_failure_note(self.text, line));
+                (State::Rows { maze, remaining }, None)
+            }
+            (state @ State::AfterTerminator, Line::Failure(_)) => (state, None),
+            (state, Line::Failure(line)) => {
+                self.stray.push(recorded_failure_note(self.text, line));
+                (state, None)
+            }
             (
                 State::ExpectHeader {
                     pending: Some(mut maze),
@@ -854,6 +886,39 @@ fn misplaced_solution(solution: &SolutionLine, where_: &str) -> Diagnostic {
         Code::MisplacedSolution,
         solution.line.clone(),
         format!("this `; solution:` line is ignored: it is {where_}"),
+    )
+}
+
+/// The kinds of failure `boxls stress` records (its `Kind::name`s).
+const FAILURE_KINDS: [&str; 5] = [
+    "wrong-answer",
+    "malformed-output",
+    "runtime-error",
+    "time-limit",
+    "output-limit",
+];
+
+/// Whether a comment (the text after `;`) is `failure: <kind>: …` with a kind
+/// `boxls stress` records: other `failure:` comments stay comments.
+fn recorded_failure(comment: &str) -> bool {
+    let rest = comment.trim_start_matches(is_blank);
+    rest.strip_prefix("failure:")
+        .and_then(|rest| rest.trim_start_matches(is_blank).split_once(':'))
+        .is_some_and(|(kind, _)| FAILURE_KINDS.contains(&kind))
+}
+
+/// The `recorded-failure` error of a `; failure: <kind>: <why>` line: the line says
+/// why the program failed, the message repeats it.
+fn recorded_failure_note(text: &str, line: Range<usize>) -> Diagnostic {
+    let why = text[line.clone()]
+        .trim_start_matches(';')
+        .trim_start_matches(is_blank)
+        .trim_start_matches("failure:")
+        .trim_matches(is_blank);
+    Diagnostic::new(
+        Code::RecordedFailure,
+        line,
+        format!("the program under test failed on this maze ({why}); this line is the record `boxls stress` wrote: delete it once the program is fixed"),
     )
 }
 

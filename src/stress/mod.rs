@@ -216,13 +216,20 @@ pub struct FailureNote<'a> {
     pub shrunk: String,
 }
 
+/// The longest comment line the failure file holds (in characters); a longer one is
+/// cut and says so. The file stays small whatever the program printed.
+pub const MAX_COMMENT: usize = 1000;
+
 /// The failure file: the comment block, the maze, the program's own answer recorded
-/// as `; solution:` when it is a move string (so an editor checks it), and `0 0`.
+/// as `; solution:` when it is a move string or `Impossible.` (so an editor checks
+/// it), a `; failure: <kind>: <why>` line when there is no answer to check (which
+/// `boxls check` reports as `recorded-failure`), and `0 0`. Every comment is one line
+/// of printable text (control characters escaped) of at most [`MAX_COMMENT`] characters.
 pub fn failure_file(grid: &Grid, note: &FailureNote<'_>, answer: Option<&str>) -> String {
     let mut text = String::new();
     let mut comment = |line: &str| {
         text.push_str("; ");
-        text.push_str(line);
+        text.push_str(&bounded(&printable(line), MAX_COMMENT));
         text.push('\n');
     };
     comment("boxls stress: the smallest maze found that this program gets wrong");
@@ -232,18 +239,36 @@ pub fn failure_file(grid: &Grid, note: &FailureNote<'_>, answer: Option<&str>) -
     comment(&format!("expected: {}", note.expected));
     comment(&format!("got: {}", note.got));
     for line in &note.failure.detail {
-        comment(&format!("judge: {}", one_line(line)));
+        comment(&format!("judge: {line}"));
     }
     for line in note.stderr_tail.lines() {
-        comment(&format!("stderr: {}", one_line(line)));
+        comment(&format!("stderr: {line}"));
     }
     comment(&format!("shrunk: {}", note.shrunk));
     text.push_str(&input_text(std::slice::from_ref(grid)).replace("0 0\n", ""));
-    if let Some(moves) = answer.filter(|a| is_move_string(a)) {
-        text.push_str(&format!("; solution: {moves}\n"));
+    let checked = answer.filter(|a| is_move_string(a) || *a == crate::analysis::IMPOSSIBLE);
+    match checked {
+        Some(moves) if note.failure.kind == Kind::WrongAnswer => {
+            text.push_str(&format!("; solution: {moves}\n"));
+        }
+        _ => {
+            let why = note.failure.detail.first().map_or("", String::as_str);
+            let line = format!("failure: {}: {why}", note.failure.kind);
+            text.push_str(&format!("; {}\n", bounded(&printable(&line), MAX_COMMENT)));
+        }
     }
     text.push_str("0 0\n");
     text
+}
+
+/// At most `max` characters of `line`; a longer one is cut and says how long it was.
+pub fn bounded(line: &str, max: usize) -> String {
+    let count = line.chars().count();
+    if count <= max {
+        return line.to_string();
+    }
+    let kept: String = line.chars().take(max).collect();
+    format!("{kept}… (cut: {count} characters)")
 }
 
 /// Whether `answer` is made of move letters only (and so can be a `; solution:` line).
@@ -251,15 +276,16 @@ pub fn is_move_string(answer: &str) -> bool {
     !answer.is_empty() && answer.chars().all(|c| "nsewNSEW".contains(c))
 }
 
-/// A line safe inside a comment: control characters escaped.
-fn one_line(line: &str) -> String {
-    line.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+/// `text` as one line safe for a comment or a terminal: control characters (line
+/// breaks, ESC, CR, NUL…) escaped.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

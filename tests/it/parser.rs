@@ -82,6 +82,8 @@ fixtures! {
     solution_not_optimal,
     solution_wrong_characters,
     solution_duplicate_and_misplaced,
+    // What `boxls stress` records: `; solution: Impossible.` and `; failure:` lines.
+    solution_impossible_and_recorded_failures,
     // Recovery: one bad line must not cascade onto later mazes.
     recovery_bad_header,
     recovery_garbage_between_mazes,

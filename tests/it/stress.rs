@@ -125,12 +125,15 @@ fn caught(name: &str, kind: &str, timeout_ms: u64, within: u64, mazes: u64) -> s
 
     // The failure file is a .box file holding the shrunk maze.
     let text = std::fs::read_to_string(&file).expect("the failure file");
+    // Only the `; failure:` line of a failure with no answer to check is flagged.
     let parsed = parse(&text);
-    assert!(
-        parsed.diagnostics.is_empty(),
-        "{name}: {:?}\n{text}",
-        parsed.diagnostics
-    );
+    let codes: Vec<&str> = parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    let flagged: &[&str] = if kind == "wrong-answer" {
+        &[]
+    } else {
+        &["recorded-failure"]
+    };
+    assert_eq!(codes, flagged, "{name}\n{text}");
     let [maze] = &parsed.mazes[..] else {
         panic!("{name}: one maze expected\n{text}");
     };
@@ -274,7 +277,8 @@ fn a_command_that_cannot_run_is_exit_2() {
     let bad = stress(&["--max-cols", "2"], &["true"]);
     assert_eq!(bad.code, Some(2));
     assert!(
-        bad.stderr.contains("--max-cols at least 5"),
+        bad.stderr
+            .contains("'--max-cols <C>': 2 is not in 5..=2000"),
         "{}",
         bad.stderr
     );
@@ -438,5 +442,393 @@ fn the_report_draws_the_maze_and_says_where_the_answer_parts() {
             stdout.contains(&format!("    {row}\n")),
             "{row} drawn\n{stdout}"
         );
+    }
+}
+
+/// The two daemon-leaving contestants of `tests/stress/` (a double fork with setsid()
+/// in Python, setsid(1) in a background subshell), the pid list as first argument.
+fn daemon_contestants(list: &Path) -> [Vec<String>; 2] {
+    let list = list.to_string_lossy().into_owned();
+    [
+        vec![
+            "python3".into(),
+            "-S".into(),
+            solver("daemon"),
+            list.clone(),
+        ],
+        vec!["sh".into(), "tests/stress/daemon.sh".into(), list],
+    ]
+}
+
+/// Both ways of containing runs: each in its own cgroup (where cgroup v2 is writable,
+/// as here when the tests run as root) and the subreaper's sweep alone.
+const CONTAINMENTS: [Option<&str>; 2] = [None, Some("1")];
+
+fn stress_with(containment: Option<&str>, args: &[&str], command: &[String]) -> Stressed {
+    let mut boxls = boxls();
+    boxls
+        .arg("stress")
+        .arg("--json")
+        .args(args)
+        .arg("--")
+        .args(command);
+    if let Some(value) = containment {
+        boxls.env("BOXLS_STRESS_NO_CGROUP", value);
+    }
+    let output = boxls.stdin(Stdio::null()).output().expect("boxls runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    Stressed {
+        code: output.status.code(),
+        json: serde_json::from_str(stdout.trim()).unwrap_or(serde_json::Value::Null),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// A daemon that left its session and its parent does not outlive a passing `stress`.
+#[test]
+fn daemons_of_a_passing_program_end_with_stress() {
+    let bin = env!("CARGO_BIN_EXE_boxls");
+    for (mode, containment) in CONTAINMENTS.iter().enumerate() {
+        for which in 0..2 {
+            let dir = scratch(&format!("daemon-pass-{mode}-{which}"));
+            let list = dir.join("pids");
+            let mut command = daemon_contestants(&list)[which].clone();
+            command.extend([bin.to_string(), "solve".to_string()]);
+            let file = dir.join("failure.box").to_string_lossy().into_owned();
+            let args = [
+                "--tests",
+                "4",
+                "--jobs",
+                "2",
+                "--timeout-ms",
+                "600000",
+                "-o",
+                &file,
+            ];
+            let run = stress_with(*containment, &args, &command);
+            assert_eq!(
+                run.code,
+                Some(0),
+                "{:?}: {}\n{}",
+                command,
+                run.json,
+                run.stderr
+            );
+            assert_eq!(run.json["tests"], 4);
+            assert_all_end(&pids(&list));
+        }
+    }
+}
+
+/// The same for a program whose runs all reach the time limit (the test's run, then
+/// each shrinking candidate's). The shell contestant only: it starts fast enough to
+/// leave its daemon within the limit on a loaded machine (Python may not).
+#[test]
+fn daemons_of_a_program_past_the_time_limit_end_with_stress() {
+    for (mode, containment) in CONTAINMENTS.iter().enumerate() {
+        {
+            let dir = scratch(&format!("daemon-timeout-{mode}"));
+            let list = dir.join("pids");
+            let [_, command] = &daemon_contestants(&list);
+            let file = dir.join("failure.box").to_string_lossy().into_owned();
+            let args = ["--tests", "1", "--timeout-ms", "1000", "-o", &file];
+            let run = stress_with(*containment, &args, command);
+            assert_eq!(
+                run.code,
+                Some(1),
+                "{:?}: {}\n{}",
+                command,
+                run.json,
+                run.stderr
+            );
+            assert_eq!(run.json["failure"]["kind"], "time-limit");
+            assert_all_end(&pids(&list));
+        }
+    }
+}
+
+/// SIGTERM, SIGINT and SIGHUP to boxls while two runs, each with its daemon, are
+/// going: boxls exits 128 + the signal, and neither the runs nor the daemons survive.
+#[test]
+fn a_signal_to_stress_ends_every_daemon() {
+    for (mode, containment) in CONTAINMENTS.iter().enumerate() {
+        for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
+            let dir = scratch(&format!("daemon-signal-{mode}-{signal}"));
+            let list = dir.join("pids");
+            let [python, _] = daemon_contestants(&list);
+            let mut boxls = boxls();
+            boxls
+                .args(["stress", "--tests", "100", "--jobs", "2"])
+                .args(["--timeout-ms", "600000", "-o"])
+                .arg(dir.join("failure.box"))
+                .arg("--")
+                .args(&python);
+            if let Some(value) = containment {
+                boxls.env("BOXLS_STRESS_NO_CGROUP", value);
+            }
+            let child = boxls
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("boxls runs");
+            let started = Instant::now();
+            while pids(&list).len() < 2 {
+                assert!(started.elapsed() < Duration::from_secs(60), "no daemon");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let sent = Command::new("kill")
+                .args([&format!("-{signal}"), &child.id().to_string()])
+                .status()
+                .expect("kill runs");
+            assert!(sent.success());
+            let output = child.wait_with_output().expect("boxls ends");
+            assert_eq!(output.status.code(), Some(128 + number), "SIG{signal}");
+            assert_all_end(&pids(&list));
+        }
+    }
+}
+
+/// Shrinking an output-limit failure of a large maze takes many failing runs, each
+/// past the 16 MiB limit; with its data segment capped at 400 MB boxls still finishes
+/// (exit 1) and writes the failure file: it keeps a bounded prefix of each run's
+/// output, not all of it. (Peak memory: README, `boxls stress`.)
+#[test]
+fn shrinking_an_output_flood_keeps_memory_bounded() {
+    let dir = scratch("flood-memory");
+    let count = dir.join("runs").to_string_lossy().into_owned();
+    let file = dir.join("failure.box");
+    #[rustfmt::skip]
+    let output = Command::new("sh")
+        .args(["-c", "ulimit -d 400000 && exec \"$@\"", "sh", env!("CARGO_BIN_EXE_boxls")])
+        .args(["stress", "--json", "--tests", "80", "--jobs", "1", "--max-rows", "14", "--max-cols", "14"])
+        .args(["--timeout-ms", "600000", "-o"])
+        .arg(&file)
+        .args(["--", "sh", "tests/stress/flood_later.sh", &count, env!("CARGO_BIN_EXE_boxls")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).expect("json");
+    assert_eq!(json["failure"]["kind"], "output-limit", "{json}");
+    let runs = json["failure"]["shrink"]["runs"].as_u64().expect("runs");
+    assert!(runs >= 20, "shrinking made {runs} runs only: {json}");
+    let text = std::fs::read_to_string(&file).expect("the failure file");
+    assert!(text.contains("; failure: output-limit: "), "{text}");
+}
+
+/// `-o` that cannot be written is exit 2 before any run; one that becomes unwritable
+/// while the tests run (here the program itself puts a directory there) does not lose
+/// the failure: the report prints the file's text instead.
+#[test]
+fn an_unwritable_failure_file_is_refused_first_or_printed() {
+    let dir = scratch("unwritable");
+    let ran = dir.join("ran");
+    let marker = format!("touch '{}'; cat >/dev/null", ran.display());
+    let missing = dir.join("no/such/dir/failure.box");
+    let missing = missing.to_string_lossy();
+    let run = stress(&["--tests", "3", "-o", &missing], &["sh", "-c", &marker]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("boxls: cannot write the failure file ")
+            && run.stderr.contains("(-o)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!ran.exists(), "the program ran before -o was checked");
+
+    let file = dir.join("failure.box");
+    let script = format!(
+        "rm -f '{0}'; mkdir -p '{0}'; cat >/dev/null; printf 'Maze #1\\nImpossible.\\n\\n'",
+        file.display()
+    );
+    let file_arg = file.to_string_lossy().into_owned();
+    let output = boxls()
+        .args([
+            "stress", "--tests", "3", "-o", &file_arg, "--", "sh", "-c", &script,
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("boxls runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(file.is_dir());
+    assert!(stderr.contains("cannot write"), "{stderr}");
+    let (_, printed) = stdout
+        .split_once("; here it is:\n")
+        .unwrap_or_else(|| panic!("the file's text is printed\n{stdout}"));
+    let parsed = parse(printed);
+    assert_eq!(parsed.mazes.len(), 1, "{printed}");
+    assert!(printed.contains("; solution: Impossible.\n"), "{printed}");
+
+    std::fs::remove_dir(&file).expect("the program's directory");
+    let json = stress(&["--tests", "3", "-o", &file_arg], &["sh", "-c", &script]);
+    assert_eq!(json.code, Some(1), "{}", json.stderr);
+    assert_eq!(json.json["failure"]["file"], serde_json::Value::Null);
+    let text = json.json["failure"]["fileText"].as_str().expect("fileText");
+    assert_eq!(parse(text).mazes.len(), 1, "{text}");
+}
+
+/// Every numeric argument out of its range is exit 2 with a message naming it, never
+/// a panic (101) or an abort.
+#[test]
+fn numeric_arguments_out_of_range_are_usage_errors() {
+    let max = u64::MAX.to_string();
+    let cases: &[(&[&str], &str)] = &[
+        (&["stress", "--time", "1e20"], "--time"),
+        (&["stress", "--time", "0"], "--time"),
+        (&["stress", "--time", "NaN"], "--time"),
+        (&["stress", "--time", "inf"], "--time"),
+        (&["stress", "--jobs", "4096"], "--jobs"),
+        (&["stress", "--jobs", "0"], "--jobs"),
+        (&["stress", "--jobs", &max], "--jobs"),
+        (&["stress", "--mazes-per-input", &max], "--mazes-per-input"),
+        (&["stress", "--mazes-per-input", "0"], "--mazes-per-input"),
+        (&["stress", "--timeout-ms", "0"], "--timeout-ms"),
+        (&["stress", "--timeout-ms", &max], "--timeout-ms"),
+        (&["stress", "--max-rows", &max], "--max-rows"),
+        (&["stress", "--max-cols", &max], "--max-cols"),
+        (
+            &["stress", "--max-rows", "2000", "--max-cols", "2000"],
+            "--max-rows",
+        ),
+        (&["stress", "--tests", "0"], "--tests"),
+        (&["gen", "--anneal", "1e20"], "--anneal"),
+        (&["gen", "--anneal=-1"], "--anneal"),
+        (&["gen", "--anneal", "NaN"], "--anneal"),
+    ];
+    for (args, flag) in cases {
+        let mut command = boxls();
+        command.args(*args);
+        if args[0] == "stress" {
+            command.args(["--", "true"]);
+        }
+        let output = command.stdin(Stdio::null()).output().expect("boxls runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(flag), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// What the program controls reaches the failure file and the terminal escaped and
+/// bounded: a COMMAND argument with line breaks stays inside `; command:` (the file
+/// still holds exactly one maze), stderr's ESC, CR and BEL are escaped in the report,
+/// and a 15 MB answer makes a small file that says it was not recorded.
+#[test]
+fn what_the_program_controls_is_escaped_and_bounded() {
+    let dir = scratch("escaped");
+    let file = dir.join("failure.box");
+    let file_arg = file.to_string_lossy().into_owned();
+    let injected = "x\n3 3\nSBT\n; solution: E\n0 0\n";
+    let script = "cat >/dev/null; printf 'boom \\033[2J\\rover\\007\\n' >&2; exit 3";
+    let output = boxls()
+        .args(["stress", "--tests", "2", "-o", &file_arg, "--"])
+        .args(["sh", "-c", script, injected])
+        .stdin(Stdio::null())
+        .output()
+        .expect("boxls runs");
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = &output.stdout;
+    for byte in [0x1b, b'\r', 0x07] {
+        assert!(
+            !stdout.contains(&byte),
+            "byte {byte:#x} reached the terminal"
+        );
+    }
+    let report = String::from_utf8_lossy(stdout);
+    assert!(
+        report.contains("stderr:   boom \\u{1b}[2J\\rover\\u{7}"),
+        "{report}"
+    );
+    let text = std::fs::read_to_string(&file).expect("failure file");
+    let parsed = parse(&text);
+    assert_eq!(parsed.mazes.len(), 1, "{text}");
+    assert!(
+        text.contains("; command: sh -c 'cat >/dev/null; "),
+        "{text}"
+    );
+    assert!(
+        text.contains(" $'x\\n3 3\\nSBT\\n; solution: E\\n0 0\\n'\n"),
+        "{text}"
+    );
+    assert!(!text.bytes().any(|b| b == 0x1b || b == b'\r'), "{text}");
+
+    let big = "cat >/dev/null; printf 'Maze #1\\n'; head -c 15000000 /dev/zero | tr '\\0' n; printf '\\n\\n'";
+    let run = stress(&["--tests", "2", "-o", &file_arg], &["sh", "-c", big]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(run.json["failure"]["kind"], "wrong-answer");
+    let size = std::fs::metadata(&file).expect("failure file").len();
+    assert!(size < 20_000, "a {size}-byte failure file");
+    let text = std::fs::read_to_string(&file).expect("failure file");
+    assert_eq!(parse(&text).mazes.len(), 1, "{text}");
+    assert!(
+        text.contains("; got: 15000010 bytes of output, too many to record"),
+        "{text}"
+    );
+}
+
+/// `boxls check` on the failure file of each kind of failure exits 1 and says why the
+/// program failed: a wrong `Impossible.` (recorded as the `; solution:` line), and for
+/// malformed output, a crash, the time and the output limit the `; failure:` line.
+#[test]
+fn check_on_each_kind_of_failure_file_names_the_reason() {
+    let answer = |text: &str| format!("cat >/dev/null; printf '{text}'");
+    let cases = [
+        (
+            answer("Maze #1\\nImpossible.\\n\\n"),
+            "wrong-answer",
+            "solution-illegal",
+            "`Impossible.` is wrong: this maze is solved in",
+        ),
+        (
+            answer("maze #1\\nW\\n\\n"),
+            "malformed-output",
+            "recorded-failure",
+            "(malformed-output: Maze #1",
+        ),
+        (
+            "cat >/dev/null; exit 7".to_string(),
+            "runtime-error",
+            "recorded-failure",
+            "(runtime-error: exit code 7)",
+        ),
+        (
+            "cat >/dev/null; exec sleep 1000".to_string(),
+            "time-limit",
+            "recorded-failure",
+            "(time-limit: still running after 300 ms)",
+        ),
+        (
+            "cat >/dev/null; exec yes".to_string(),
+            "output-limit",
+            "recorded-failure",
+            "(output-limit: wrote more than",
+        ),
+    ];
+    for (script, kind, code, reason) in cases {
+        let dir = scratch(&format!("check-{kind}"));
+        let file = dir.join("failure.box").to_string_lossy().into_owned();
+        let args = ["--tests", "2", "--timeout-ms", "300", "-o", &file];
+        let run = stress(&args, &["sh", "-c", &script]);
+        assert_eq!(run.code, Some(1), "{kind}: {}", run.stderr);
+        assert_eq!(run.json["failure"]["kind"], kind);
+        let check = boxls()
+            .args(["check", &file])
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("boxls check runs");
+        let report = String::from_utf8_lossy(&check.stdout);
+        assert_eq!(check.status.code(), Some(1), "{kind}: {report}");
+        assert!(
+            report.contains(&format!("error[{code}]")),
+            "{kind}: {report}"
+        );
+        assert!(report.contains(reason), "{kind}: {report}");
     }
 }

@@ -3,15 +3,17 @@
 //! file an editor checks. The meaning of a run and the shrinker are pure
 //! (`crate::stress`); this module runs processes, in parallel, and reports.
 
+mod contain;
 mod run;
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io::{self, IsTerminal as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -29,48 +31,51 @@ use run::{Program, Ran};
 #[command(after_help = "\
 Each test is a generated POJ 1475 input (sizes growing from tiny to the maximum) on
 COMMAND's stdin; its stdout is judged like `boxls judge` (any optimal answer is
-accepted). COMMAND runs without a shell, in its own process group, killed with its
-children at the time limit, above 16 MiB of output, or on Ctrl-C. The first failure
-(wrong answer, malformed output, runtime error, time or output limit) is shrunk to a
-small maze that fails the same way and written to FILE with the program's answer as
-`; solution:`, so an editor shows where it goes wrong.
+accepted). COMMAND runs without a shell, in its own process group (and cgroup, where
+cgroup v2 is writable); at its exit, the time limit or above 16 MiB of output every
+process it started is killed, daemons included, and on Ctrl-C, SIGTERM or SIGHUP all
+of them. The first failure (wrong answer, malformed output, runtime error, time or
+output limit) is shrunk to a small maze that fails the same way and written to FILE
+with the program's answer as `; solution:` (or why it failed as `; failure:`), so
+`boxls check` and an editor show where it goes wrong.
 
 Examples:
   boxls stress -- ./my-solver
   boxls stress --seed 7 --tests 5000 --max-rows 8 --max-cols 8 -- python3 sol.py
   boxls stress --time 60 --jobs 4 -o bug.box -- ./a.out
 
-Exit codes: 0 no failure found, 1 a failure found (and written to FILE), 2 bad
-arguments or COMMAND cannot be run at all.")]
+Exit codes: 0 no failure found, 1 a failure found (and written to FILE, or printed
+when FILE cannot be written after all), 2 bad arguments, FILE not writable, or
+COMMAND cannot be run at all.")]
 pub struct StressArgs {
     /// Seed of the generated inputs: the same seed gives the same tests.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// How many tests to run [default: 1000].
-    #[arg(long, value_name = "K", conflicts_with = "time")]
+    #[arg(long, value_name = "K", conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
     tests: Option<u64>,
-    /// Run tests for this many seconds instead.
-    #[arg(long, value_name = "SECONDS")]
+    /// Run tests for this many seconds instead (at most a week, 604800).
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds(false, MAX_SECONDS))]
     time: Option<f64>,
-    /// Runs side by side [default: the number of cores].
-    #[arg(long, value_name = "J")]
-    jobs: Option<usize>,
-    /// Time limit of one run, in milliseconds.
-    #[arg(long, value_name = "T", default_value_t = 2000)]
+    /// Runs side by side, 1 to 64 [default: the number of cores, 64 at most].
+    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS))]
+    jobs: Option<u64>,
+    /// Time limit of one run, in milliseconds (1 to 3600000, an hour).
+    #[arg(long, value_name = "T", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_MS))]
     timeout_ms: u64,
-    /// Largest number of rows of a generated maze, its border of rock included (3 at least).
-    #[arg(long, value_name = "R", default_value_t = 10)]
-    max_rows: usize,
-    /// Largest number of columns, the border included (5 at least).
-    #[arg(long, value_name = "C", default_value_t = 10)]
-    max_cols: usize,
+    /// Largest number of rows of a generated maze, its border of rock included (3 to 2000).
+    #[arg(long, value_name = "R", default_value_t = 10, value_parser = clap::value_parser!(u64).range(inputs::MIN_ROWS as u64..=2000))]
+    max_rows: u64,
+    /// Largest number of columns, the border included (5 to 2000).
+    #[arg(long, value_name = "C", default_value_t = 10, value_parser = clap::value_parser!(u64).range(inputs::MIN_COLS as u64..=2000))]
+    max_cols: u64,
     /// `gen`'s family of the mazes: open, rooms, caves, corridors, traps, or mix (each
     /// maze's family picked by its seed).
     #[arg(long, value_name = "F", default_value = "mix", value_parser = ["mix", "open", "rooms", "caves", "corridors", "traps"])]
     family: String,
-    /// Mazes per input; a failing input is first reduced to its failing maze.
-    #[arg(long, value_name = "M", default_value_t = 1)]
-    mazes_per_input: usize,
+    /// Mazes per input, 1 to 1000; a failing input is first reduced to its failing maze.
+    #[arg(long, value_name = "M", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_MAZES_PER_INPUT))]
+    mazes_per_input: u64,
     /// Run every test even after a failure (the first is still the one shrunk).
     #[arg(long)]
     keep_going: bool,
@@ -89,6 +94,15 @@ pub struct StressArgs {
     #[arg(last = true, required = true, value_name = "COMMAND")]
     command: Vec<OsString>,
 }
+
+/// The most runs side by side (`--jobs`): each is a thread and a process.
+const MAX_JOBS: u64 = 64;
+/// The longest `--time`, in seconds: a week.
+const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
+/// The longest `--timeout-ms`: an hour.
+const MAX_TIMEOUT_MS: u64 = 3_600_000;
+/// The most mazes in one input (`--mazes-per-input`).
+const MAX_MAZES_PER_INPUT: u64 = 1000;
 
 /// One test's input and what judging it needs, made ahead of its run.
 struct Test {
@@ -121,8 +135,10 @@ struct Found {
 struct Search {
     tests: u64,
     seconds: f64,
-    /// In test order.
-    found: Vec<Found>,
+    /// The first failing test (in test order), its run [`Ran::kept`].
+    found: Option<Found>,
+    /// How many tests failed.
+    failures: u64,
 }
 
 pub fn stress(args: StressArgs) -> Result<ExitCode, CliFailure> {
@@ -138,62 +154,122 @@ pub fn stress(args: StressArgs) -> Result<ExitCode, CliFailure> {
     let shown = shown_command(&args.command);
     let jobs = args
         .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
+        .map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            |jobs| jobs as usize,
+        )
+        .min(MAX_JOBS as usize);
     interrupt_ends_every_run()?;
-    let timeout = Duration::from_millis(args.timeout_ms.max(1));
-    let search = search(&args, &Inputs::new(options), &program, jobs, timeout)
-        .map_err(|e| CliFailure::Message(format!("cannot run `{shown}`: {e}")))?;
-    let Some(first) = search.found.first() else {
+    contain::init()
+        .map_err(|e| CliFailure::Message(format!("cannot make boxls a child subreaper: {e}")))?;
+    // Whatever way this function returns, nothing the runs started is left.
+    let _ends_all = EndsAll;
+    let timeout = Duration::from_millis(args.timeout_ms);
+    writable(&args.output).map_err(|e| {
+        CliFailure::Message(format!(
+            "cannot write the failure file `{}` (-o): {e}",
+            args.output.display()
+        ))
+    })?;
+    let search = search(&args, &Inputs::new(options), &program, jobs, timeout);
+    // After a signal the runs fail because they were killed: the signal's thread is
+    // ending boxls (128 + the signal), nothing of this is reported.
+    run::wait_if_interrupted();
+    let search = search?;
+    let Some(first) = &search.found else {
         report_pass(&args, &search)?;
         return Ok(ExitCode::SUCCESS);
     };
     let outcome = reduce_and_shrink(first, &program, jobs, timeout);
+    run::wait_if_interrupted();
     let text = failure_file(&args, &shown, first, &outcome);
-    std::fs::write(&args.output, &text).map_err(|e| {
-        CliFailure::Message(format!("cannot write `{}`: {e}", args.output.display()))
-    })?;
-    report_failure(&args, &search, first, &outcome)?;
+    // The failure is never lost: when the file cannot be written after all, the
+    // report carries its text.
+    let unwritten = std::fs::write(&args.output, &text).err().map(|e| {
+        let why = format!("cannot write `{}`: {e}", args.output.display());
+        eprintln!("boxls: {why}; the failure file is printed on standard output instead");
+        Unwritten { why, text }
+    });
+    report_failure(&args, &search, first, &outcome, unwritten.as_ref())?;
     Ok(ExitCode::FAILURE)
 }
 
+/// The failure file's text when it could not be written, and why.
+struct Unwritten {
+    why: String,
+    text: String,
+}
+
+/// Whether `path` can be written, checked without changing it: an existing file is
+/// opened for appending (nothing appended), a missing one made and removed again.
+fn writable(path: &std::path::Path) -> io::Result<()> {
+    let mut open = std::fs::OpenOptions::new();
+    if path.exists() {
+        open.append(true).open(path).map(drop)
+    } else {
+        open.write(true).create_new(true).open(path)?;
+        std::fs::remove_file(path)
+    }
+}
+
+/// Dropped when `stress` returns: kills and reaps every descendant, removes the cgroups.
+struct EndsAll;
+
+impl Drop for EndsAll {
+    fn drop(&mut self) {
+        contain::end_of_all();
+    }
+}
+
 fn options(args: &StressArgs) -> Result<Options, CliFailure> {
-    let bad = |message: &str| Err(CliFailure::Message(message.to_string()));
-    if args.max_rows < inputs::MIN_ROWS || args.max_cols < inputs::MIN_COLS {
-        return bad("--max-rows is at least 3 and --max-cols at least 5 (gen's smallest maze, its border included)");
-    }
+    // Each range is clap's; only the product is checked here.
     if args.max_rows * args.max_cols > 10_000 {
-        return bad("--max-rows × --max-cols is at most 10000 (each test is solved to judge it)");
-    }
-    if args.mazes_per_input == 0 {
-        return bad("--mazes-per-input must be at least 1");
-    }
-    if args.time.is_some_and(|s| !(s > 0.0 && s.is_finite())) {
-        return bad("--time must be a positive number of seconds");
+        return Err(CliFailure::Message(
+            "--max-rows × --max-cols is at most 10000 (each test is solved to judge it)"
+                .to_string(),
+        ));
     }
     Ok(Options {
         seed: args.seed,
-        max_rows: args.max_rows,
-        max_cols: args.max_cols,
+        max_rows: args.max_rows as usize,
+        max_cols: args.max_cols as usize,
         family: Family::from_name(&args.family),
-        mazes_per_input: args.mazes_per_input,
+        mazes_per_input: args.mazes_per_input as usize,
     })
 }
 
-/// The command as a shell would show it (arguments with spaces quoted).
+/// The command as a shell would show it, on one line: arguments with spaces or
+/// quotes quoted, those with control characters (a line break) in `$'…'` with the
+/// characters escaped, so the failure file's `; command:` stays one comment line.
 fn shown_command(command: &[OsString]) -> String {
     command
         .iter()
-        .map(|arg| {
-            let arg = arg.to_string_lossy();
-            if arg.is_empty() || arg.contains(|c: char| c.is_whitespace() || "'\"$\\".contains(c)) {
-                format!("'{}'", arg.replace('\'', "'\\''"))
-            } else {
-                arg.into_owned()
-            }
-        })
+        .map(|arg| shell_word(&arg.to_string_lossy()))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+fn shell_word(arg: &str) -> String {
+    if arg.contains(char::is_control) {
+        let escaped: String = arg
+            .chars()
+            .map(|c| match c {
+                '\\' => "\\\\".to_string(),
+                '\'' => "\\'".to_string(),
+                '\n' => "\\n".to_string(),
+                '\t' => "\\t".to_string(),
+                '\r' => "\\r".to_string(),
+                c if u32::from(c) < 0x80 && c.is_control() => format!("\\x{:02x}", u32::from(c)),
+                c if c.is_control() => format!("\\u{:04x}", u32::from(c)),
+                c => c.to_string(),
+            })
+            .collect();
+        format!("$'{escaped}'")
+    } else if arg.is_empty() || arg.contains(|c: char| c.is_whitespace() || "'\"$\\".contains(c)) {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    } else {
+        arg.to_string()
+    }
 }
 
 /// Ctrl-C (and SIGTERM, SIGHUP) kill every running test's process group, then exit 130.
@@ -201,13 +277,15 @@ fn interrupt_ends_every_run() -> Result<(), CliFailure> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| CliFailure::Message(format!("cannot handle Ctrl-C: {e}")))?;
-    std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
-            run::kill_all();
-            eprintln!("\nboxls: interrupted; every run of the program was ended");
-            std::process::exit(128 + signal);
-        }
-    });
+    std::thread::Builder::new()
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                run::kill_all();
+                eprintln!("\nboxls: interrupted; every run of the program was ended");
+                std::process::exit(128 + signal);
+            }
+        })
+        .map_err(|e| CliFailure::Message(format!("cannot start a thread: {e}")))?;
     Ok(())
 }
 
@@ -222,7 +300,7 @@ fn search(
     program: &Program,
     jobs: usize,
     timeout: Duration,
-) -> io::Result<Search> {
+) -> Result<Search, CliFailure> {
     let started = Instant::now();
     let limit = match (args.tests, args.time) {
         (Some(tests), _) => tests,
@@ -235,8 +313,9 @@ fn search(
     let stop_at = AtomicU64::new(u64::MAX);
     let done = AtomicU64::new(0);
     let failures = AtomicU64::new(0);
-    let found = Mutex::new(Vec::new());
+    let found: Mutex<Option<Found>> = Mutex::new(None);
     let cannot_run = Mutex::new(None);
+    let mut spawn_error = None;
     let quit = AtomicBool::new(false);
     let progress = std::io::stderr().is_terminal() && !args.json;
     // Tests made and not yet run; the receiving end goes when the last runner ends,
@@ -247,7 +326,8 @@ fn search(
         let (finished, finish) = mpsc::channel::<()>();
         if progress {
             let (done, failures) = (&done, &failures);
-            scope.spawn(move || loop {
+            // Without its thread there is no progress line, nothing else lost.
+            let _ = thread::Builder::new().spawn_scoped(scope, move || loop {
                 let stop = !matches!(
                     finish.recv_timeout(Duration::from_millis(200)),
                     Err(mpsc::RecvTimeoutError::Timeout)
@@ -262,10 +342,11 @@ fn search(
                 }
             });
         }
+        let mut makers_started = 0;
         for _ in 0..makers(jobs) {
             let ahead = ahead.clone();
             let (next, stop_at, quit) = (&next, &stop_at, &quit);
-            scope.spawn(move || loop {
+            let spawned = thread::Builder::new().spawn_scoped(scope, move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let stopped = !args.keep_going && index > stop_at.load(Ordering::Relaxed);
                 if index >= limit || late() || quit.load(Ordering::Relaxed) || stopped {
@@ -275,66 +356,98 @@ fn search(
                     return;
                 }
             });
+            match spawned {
+                Ok(_) => makers_started += 1,
+                Err(error) => {
+                    spawn_error.get_or_insert(error);
+                    break;
+                }
+            }
         }
         drop(ahead);
-        let workers: Vec<_> = (0..jobs)
-            .map(|_| {
-                let made = Arc::clone(&made);
-                let (stop_at, quit, done, failures) = (&stop_at, &quit, &done, &failures);
-                let (found, cannot_run) = (&found, &cannot_run);
-                scope.spawn(move || loop {
-                    let Ok(test) = made
-                        .lock()
-                        .map_err(drop)
-                        .and_then(|m| m.recv().map_err(drop))
-                    else {
-                        return;
-                    };
-                    if late() || quit.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    if !args.keep_going && test.index > stop_at.load(Ordering::Relaxed) {
-                        continue;
-                    }
-                    match run::run(program, test.text.as_bytes(), timeout) {
-                        Err(error) => {
-                            if let Ok(mut slot) = cannot_run.lock() {
-                                slot.get_or_insert(error);
-                            }
-                            quit.store(true, Ordering::Relaxed);
-                            return;
+        let mut workers = Vec::new();
+        // Without a maker no test comes: no runner is started.
+        let runners = if makers_started > 0 { jobs } else { 0 };
+        for _ in 0..runners {
+            let made = Arc::clone(&made);
+            let (stop_at, quit, done, failures) = (&stop_at, &quit, &done, &failures);
+            let (found, cannot_run) = (&found, &cannot_run);
+            let spawned = thread::Builder::new().spawn_scoped(scope, move || loop {
+                let Ok(test) = made
+                    .lock()
+                    .map_err(drop)
+                    .and_then(|m| m.recv().map_err(drop))
+                else {
+                    return;
+                };
+                if late() || quit.load(Ordering::Relaxed) {
+                    return;
+                }
+                if !args.keep_going && test.index > stop_at.load(Ordering::Relaxed) {
+                    continue;
+                }
+                match run::run(program, test.text.as_bytes(), timeout) {
+                    Err(error) => {
+                        if let Ok(mut slot) = cannot_run.lock() {
+                            slot.get_or_insert(error);
                         }
-                        Ok(ran) => {
-                            done.fetch_add(1, Ordering::Relaxed);
-                            let failure =
-                                core::classify(&test.grids, &test.optima, ran.ended, &ran.stdout);
-                            if let Some(failure) = failure {
-                                failures.fetch_add(1, Ordering::Relaxed);
-                                stop_at.fetch_min(test.index, Ordering::Relaxed);
-                                if let Ok(mut found) = found.lock() {
-                                    found.push(Found { test, ran, failure });
+                        quit.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    Ok(ran) => {
+                        done.fetch_add(1, Ordering::Relaxed);
+                        let failure =
+                            core::classify(&test.grids, &test.optima, ran.ended, &ran.stdout);
+                        if let Some(failure) = failure {
+                            failures.fetch_add(1, Ordering::Relaxed);
+                            stop_at.fetch_min(test.index, Ordering::Relaxed);
+                            // Only the first failure in test order is kept, and of its
+                            // run only what the report needs.
+                            if let Ok(mut found) = found.lock() {
+                                if found.as_ref().is_none_or(|f| f.test.index > test.index) {
+                                    let ran = ran.kept();
+                                    *found = Some(Found { test, ran, failure });
                                 }
                             }
                         }
                     }
-                })
-            })
-            .collect();
+                }
+            });
+            match spawned {
+                Ok(worker) => workers.push(worker),
+                Err(error) => {
+                    spawn_error.get_or_insert(error);
+                    break;
+                }
+            }
+        }
         drop(made);
+        if workers.is_empty() {
+            quit.store(true, Ordering::Relaxed);
+        }
         for worker in workers {
             let _ = worker.join();
         }
         drop(finished);
     });
     if let Some(error) = cannot_run.into_inner().ok().flatten() {
-        return Err(error);
+        let shown = shown_command(&args.command);
+        return Err(CliFailure::Message(format!(
+            "cannot run `{shown}`: {error}"
+        )));
     }
-    let mut found = found.into_inner().unwrap_or_default();
-    found.sort_by_key(|f| f.test.index);
+    if let Some(error) = spawn_error {
+        let message = format!("cannot start a thread for every one of --jobs {jobs}: {error}");
+        if done.load(Ordering::Relaxed) == 0 {
+            return Err(CliFailure::Message(message));
+        }
+        eprintln!("boxls: warning: {message}; fewer runs went side by side");
+    }
     Ok(Search {
         tests: done.load(Ordering::Relaxed),
         seconds: started.elapsed().as_secs_f64(),
-        found,
+        found: found.into_inner().ok().flatten(),
+        failures: failures.load(Ordering::Relaxed),
     })
 }
 
@@ -375,7 +488,7 @@ fn fails_on(
     let optima: Vec<_> = grids.iter().map(solver::solve_path).collect();
     let ran = run::run(program, core::input_text(grids).as_bytes(), timeout).ok()?;
     let failure = core::classify(grids, &optima, ran.ended, &ran.stdout)?;
-    (failure.kind == kind).then_some((ran, failure))
+    (failure.kind == kind).then(|| (ran.kept(), failure))
 }
 
 /// The one maze of a failing input that fails alone: halves first (a few runs for
@@ -408,20 +521,26 @@ fn reduce_and_shrink(first: &Found, program: &Program, jobs: usize, timeout: Dur
         shrunk: None,
         before: first.test.grids.clone(),
     };
-    // The failing runs of single mazes, so the result's answer needs no run of its own.
-    let failed: Mutex<HashMap<Grid, (Ran, Failure)>> = Mutex::new(HashMap::new());
-    if let [grid] = first.test.grids.as_slice() {
-        let run = (first.ran.clone(), first.failure.clone());
+    // The latest failing runs of single mazes, so the result's answer needs no run of
+    // its own: the shrunk maze is a failing candidate of the last batch that had one,
+    // and a batch is at most `jobs` candidates, so the newest `jobs` runs hold it
+    // (keeping every failing run would hold up to 64 KiB of output each).
+    let failed: Mutex<VecDeque<(Grid, Ran, Failure)>> = Mutex::new(VecDeque::new());
+    let remember = |grid: &Grid, ran: &Ran, failure: &Failure| {
         if let Ok(mut failed) = failed.lock() {
-            failed.insert(grid.clone(), run);
+            if failed.len() > jobs {
+                failed.pop_front();
+            }
+            failed.push_back((grid.clone(), ran.clone(), failure.clone()));
         }
+    };
+    if let [grid] = first.test.grids.as_slice() {
+        remember(grid, &first.ran, &first.failure);
     }
     let fails = |grids: &[Grid]| {
         let run = fails_on(program, timeout, kind, grids);
-        if let (Some(run), [grid]) = (&run, grids) {
-            if let Ok(mut failed) = failed.lock() {
-                failed.insert(grid.clone(), run.clone());
-            }
+        if let (Some((ran, failure)), [grid]) = (&run, grids) {
+            remember(grid, ran, failure);
         }
         run.is_some()
     };
@@ -430,19 +549,30 @@ fn reduce_and_shrink(first: &Found, program: &Program, jobs: usize, timeout: Dur
     };
     let shrunk = shrink(start.clone(), jobs, |candidates: &[Grid]| {
         std::thread::scope(|scope| {
+            // A candidate whose thread cannot start is run on this one.
             let runs: Vec<_> = candidates
                 .iter()
-                .map(|grid| scope.spawn(move || fails(std::slice::from_ref(grid))))
+                .map(|grid| {
+                    thread::Builder::new()
+                        .spawn_scoped(scope, move || fails(std::slice::from_ref(grid)))
+                        .map_err(|_| grid)
+                })
                 .collect();
             runs.into_iter()
-                .map(|run| run.join().unwrap_or(false))
+                .map(|run| match run {
+                    Ok(run) => run.join().unwrap_or(false),
+                    Err(grid) => fails(std::slice::from_ref(grid)),
+                })
                 .collect()
         })
     });
-    let known = failed
-        .lock()
-        .ok()
-        .and_then(|failed| failed.get(&shrunk.grid).cloned());
+    let known = failed.lock().ok().and_then(|failed| {
+        failed
+            .iter()
+            .rev()
+            .find(|(grid, _, _)| *grid == shrunk.grid)
+            .map(|(_, ran, failure)| (ran.clone(), failure.clone()))
+    });
     // The program is assumed deterministic; if it is not, the original failure is
     // reported unshrunk.
     match known.or_else(|| fails_as(program, timeout, kind, &shrunk.grid)) {
@@ -483,27 +613,49 @@ fn shrink_summary(outcome: &Outcome) -> String {
     }
 }
 
-/// The program's answer to the (first) maze, when it printed one.
+/// How much of the program's answer a report line shows (the failure file's
+/// `; solution:` line holds all of it).
+const SHOWN_ANSWER: usize = 200;
+
+/// The program's answer to the (first) maze, when it printed one and its whole
+/// output was kept ([`run::KEPT_STDOUT`]).
 fn answer(outcome: &Outcome) -> Option<String> {
-    matches!(outcome.failure.kind, Kind::WrongAnswer | Kind::Malformed)
-        .then(|| core::answer_of(&outcome.ran.stdout, 1))
-        .flatten()
+    (matches!(outcome.failure.kind, Kind::WrongAnswer | Kind::Malformed)
+        && outcome.ran.whole_stdout())
+    .then(|| core::answer_of(&outcome.ran.stdout, 1))
+    .flatten()
 }
 
 /// What the program answered, as the report and the file say it.
 fn got(outcome: &Outcome) -> String {
+    let ran = &outcome.ran;
     match outcome.failure.kind {
+        Kind::WrongAnswer | Kind::Malformed if !ran.whole_stdout() => {
+            let start: String = String::from_utf8_lossy(&ran.stdout)
+                .chars()
+                .take(80)
+                .collect();
+            format!(
+                "{} bytes of output, too many to record; it starts `{}`…",
+                ran.stdout_len,
+                start.escape_debug()
+            )
+        }
         Kind::WrongAnswer | Kind::Malformed => match (answer(outcome), outcome.grids.first()) {
             (Some(moves), Some(grid)) if core::is_move_string(&moves) => {
+                let shown = core::bounded(&moves, SHOWN_ANSWER);
                 match solver::replay(grid, &moves) {
                     Ok(replayed) => format!(
-                        "{} ({moves})",
+                        "{} ({shown})",
                         core::counts(replayed.pushes, replayed.moves)
                     ),
-                    Err(_) => format!("{moves} (illegal)"),
+                    Err(_) => format!("{shown} (illegal)"),
                 }
             }
-            (Some(line), _) => format!("`{}`", line.escape_debug()),
+            (Some(line), _) => {
+                let line = line.escape_debug().to_string();
+                format!("`{}`", core::bounded(&line, SHOWN_ANSWER))
+            }
             (None, _) => "no answer for Maze #1".to_string(),
         },
         _ => outcome.failure.detail.join("; "),
@@ -596,6 +748,7 @@ fn report_failure(
     search: &Search,
     first: &Found,
     outcome: &Outcome,
+    unwritten: Option<&Unwritten>,
 ) -> Result<(), CliFailure> {
     let expected = core::expected(outcome.optima.first().and_then(Option::as_ref));
     let mut out = io::stdout().lock();
@@ -614,7 +767,7 @@ fn report_failure(
             "tests": search.tests,
             "seconds": search.seconds,
             "testsPerSecond": rate(search),
-            "failures": search.found.len(),
+            "failures": search.failures,
             "failure": {
                 "test": first.test.index + 1,
                 "seed": args.seed,
@@ -626,7 +779,9 @@ fn report_failure(
                 "parting": parting(outcome),
                 "maze": outcome.grids.iter().map(Grid::to_rows).collect::<Vec<_>>(),
                 "shrink": shrunk,
-                "file": args.output.display().to_string(),
+                "file": unwritten.is_none().then(|| args.output.display().to_string()),
+                "fileError": unwritten.map(|u| &u.why),
+                "fileText": unwritten.map(|u| &u.text),
             },
         });
         writeln!(out, "{value}")?;
@@ -640,7 +795,7 @@ fn report_failure(
         first.failure.kind,
         crate::maze::plural(search.tests, "test", "tests"),
         rate(search),
-        search.found.len()
+        search.failures
     )?;
     writeln!(out, "shrunk: {}", shrink_summary(outcome))?;
     writeln!(out)?;
@@ -651,16 +806,25 @@ fn report_failure(
         writeln!(out)?;
     }
     writeln!(out, "expected: {expected}")?;
-    writeln!(out, "got:      {}", got(outcome))?;
-    writeln!(out, "where:    {}", parting(outcome))?;
+    // What the program wrote reaches the terminal escaped: no ESC, CR or other
+    // control byte of its own.
+    let shown = |text: &str| core::bounded(&core::printable(text), core::MAX_COMMENT);
+    writeln!(out, "got:      {}", shown(&got(outcome)))?;
+    writeln!(out, "where:    {}", shown(&parting(outcome)))?;
     let stderr = run::tail_lines(&outcome.ran.stderr_tail, 5);
     for line in stderr.lines() {
-        writeln!(out, "stderr:   {line}")?;
+        writeln!(out, "stderr:   {}", shown(line))?;
     }
-    writeln!(
-        out,
-        "written to {} (open it in an editor to step through the answer)",
-        args.output.display()
-    )?;
+    match unwritten {
+        None => writeln!(
+            out,
+            "written to {} (open it in an editor to step through the answer)",
+            args.output.display()
+        )?,
+        Some(unwritten) => {
+            writeln!(out, "not written: {}; here it is:", unwritten.why)?;
+            out.write_all(unwritten.text.as_bytes())?;
+        }
+    }
     Ok(())
 }

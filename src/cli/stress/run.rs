@@ -1,14 +1,14 @@
-//! Running the program under test once: no shell, its own process group, the input
-//! written to stdin and stdin closed, stdout capped, the tail of stderr kept, and the
-//! whole group killed when the run ends (by exit, timeout or output limit) so nothing
-//! it started outlives it. Live groups are registered so Ctrl-C can end them all.
+//! Running the program under test once: no shell, its own process group (and cgroup,
+//! see `contain`), the input written to stdin and stdin closed, stdout capped, the
+//! tail of stderr kept, and everything it started killed when the run ends (by exit,
+//! timeout or output limit). Live groups are registered so Ctrl-C can end them all.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::process::{ChildStderr, ChildStdout, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
@@ -16,6 +16,7 @@ use rustix::process::{
     kill_process_group, pidfd_open, waitid, Pid, PidfdFlags, Signal, WaitId, WaitIdOptions,
 };
 
+use super::contain::{self, Cgroup};
 use crate::stress::Ended;
 
 /// The output kept per run; more is an output-limit failure.
@@ -37,6 +38,10 @@ struct Live {
     groups: Vec<i32>,
 }
 
+/// Held (shared) from a run's spawn until it is registered in [`LIVE`]; the orphan
+/// sweep holds it exclusively.
+static SPAWNING: RwLock<()> = RwLock::new(());
+
 static LIVE: Mutex<Live> = Mutex::new(Live {
     stopping: false,
     starting: 0,
@@ -50,12 +55,35 @@ pub struct Program {
     pub args: Vec<OsString>,
 }
 
-/// What one run left: how it ended, its stdout (up to the limit), its stderr's tail.
+/// What a judged run keeps of its stdout: the report and the failure file need no
+/// more, and shrinking keeps several runs.
+pub const KEPT_STDOUT: usize = 64 << 10;
+
+/// What one run left: how it ended, its stdout (up to the limit, or its first
+/// [`KEPT_STDOUT`] bytes once [`Ran::kept`]), its stderr's tail.
 #[derive(Debug, Clone)]
 pub struct Ran {
     pub ended: Ended,
     pub stdout: Vec<u8>,
+    /// How long stdout was (up to the limit).
+    pub stdout_len: usize,
     pub stderr_tail: String,
+}
+
+impl Ran {
+    /// The run as kept once judged: stdout cut to [`KEPT_STDOUT`] bytes.
+    pub fn kept(mut self) -> Ran {
+        if self.stdout.len() > KEPT_STDOUT {
+            self.stdout.truncate(KEPT_STDOUT);
+            self.stdout.shrink_to_fit();
+        }
+        self
+    }
+
+    /// Whether `stdout` is all the program wrote.
+    pub fn whole_stdout(&self) -> bool {
+        self.stdout.len() == self.stdout_len
+    }
 }
 
 /// Runs `program` on `input`; an error only when it cannot be started at all. The
@@ -63,6 +91,12 @@ pub struct Ran {
 /// leader's pidfd (no reader or waiter threads to start per run).
 pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran> {
     starting()?;
+    // Until the run is registered, the orphan sweep must not run: the new child is
+    // boxls's, in boxls's group until it has made its own, and would look like an
+    // orphan.
+    let spawning = SPAWNING.read().unwrap_or_else(PoisonError::into_inner);
+    // Made before the spawn, so that the run is moved into it the moment it exists.
+    let cgroup = Cgroup::new();
     let spawned = Command::new(&program.program)
         .args(&program.args)
         .process_group(0)
@@ -74,11 +108,21 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
         Ok(child) => child,
         Err(error) => {
             started(None);
+            drop(spawning);
             return Err(error);
         }
     };
     let pid = child.id() as i32;
+    // At once, so that the least possible runs outside it: whatever the program forks
+    // before ends with boxls.
+    // A cgroup it cannot join is none: the run's end sweeps `/proc` instead.
+    let cgroup = cgroup.filter(|cgroup| cgroup.join(pid).is_ok());
     started(Some(pid));
+    drop(spawning);
+    let ends = Ends {
+        pid,
+        cgroup: cgroup.as_ref(),
+    };
     if let Some(mut stdin) = child.stdin.take() {
         // A program that exits without reading its input is not our failure: the
         // broken pipe is ignored, and dropping the pipe closes stdin. An input that
@@ -88,16 +132,24 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
             let _ = stdin.write_all(input);
         } else {
             let input = input.to_vec();
-            std::thread::spawn(move || {
+            let writer = std::thread::Builder::new().spawn(move || {
                 let _ = stdin.write_all(&input);
             });
+            if let Err(error) = writer {
+                ends.end();
+                let _ = child.wait();
+                finished(pid);
+                return Err(io::Error::other(format!("cannot start a thread: {error}")));
+            }
         }
     }
-    let watched = watch(pid, child.stdout.take(), child.stderr.take(), timeout);
+    let watched = watch(&ends, child.stdout.take(), child.stderr.take(), timeout);
     // Reaped only now, after the group was killed, so its id could not be reused by
     // another process before that.
-    let status = child.wait()?;
+    let status = child.wait();
+    drop(cgroup);
     finished(pid);
+    let status = status?;
     let ended = if watched.timed_out {
         Ended::TimedOut(timeout.as_millis() as u64)
     } else if watched.over {
@@ -110,6 +162,7 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
     let cut = watched.stderr.len().saturating_sub(STDERR_TAIL);
     Ok(Ran {
         ended,
+        stdout_len: watched.stdout.len(),
         stdout: watched.stdout,
         stderr_tail: String::from_utf8_lossy(&watched.stderr[cut..]).into_owned(),
     })
@@ -125,17 +178,41 @@ struct Watched {
     timed_out: bool,
 }
 
-/// Reads the run's output until the leader has exited and both pipes are closed, or
-/// the time is up; the group is killed as soon as the leader exits, the time is up or
-/// stdout goes past the limit. Once the group is dead, the pipes get [`DRAIN`] more to
-/// close (a process that left the group could hold them open).
-fn watch(
+/// How a run's processes are ended: its group, its cgroup, and the orphans.
+struct Ends<'a> {
     pid: i32,
+    cgroup: Option<&'a Cgroup>,
+}
+
+impl Ends<'_> {
+    /// Kills everything the run started but its first process (left for its runner
+    /// to reap): its group, then its cgroup or, without one, the orphans no other live
+    /// run owns.
+    fn end(&self) {
+        kill_group(self.pid);
+        match self.cgroup {
+            Some(cgroup) => cgroup.end(self.pid),
+            None => {
+                // Every run started is registered while this is held.
+                let _no_spawn = SPAWNING.write().unwrap_or_else(PoisonError::into_inner);
+                contain::end_of_run(self.pid, &live_groups());
+            }
+        }
+    }
+}
+
+/// Reads the run's output until the leader has exited and both pipes are closed, or
+/// the time is up; everything the run started is killed ([`Ends::end`]) as soon as the
+/// leader exits, the time is up or stdout goes past the limit. Then the pipes get
+/// [`DRAIN`] at most to close (no process of the run is left to hold them open, but
+/// one of another run could have inherited them).
+fn watch(
+    ends: &Ends<'_>,
     stdout: Option<ChildStdout>,
     stderr: Option<ChildStderr>,
     timeout: Duration,
 ) -> Watched {
-    let leader = Pid::from_raw(pid);
+    let leader = Pid::from_raw(ends.pid);
     // Without pidfds (Linux before 5.3) the leader is checked every few milliseconds.
     let pidfd = leader.and_then(|leader| pidfd_open(leader, PidfdFlags::empty()).ok());
     let (mut stdout, mut stderr) = (stdout, stderr);
@@ -147,7 +224,7 @@ fn watch(
     loop {
         exited = exited || leader_exited(leader, pidfd.as_ref());
         if exited && drain_until.is_none() {
-            kill_group(pid);
+            ends.end();
             drain_until = Some(Instant::now() + DRAIN);
         }
         if exited && stdout.is_none() && stderr.is_none() {
@@ -156,7 +233,7 @@ fn watch(
         let now = Instant::now();
         if drain_until.is_none() && now >= deadline {
             seen.timed_out = true;
-            kill_group(pid);
+            ends.end();
             drain_until = Some(now + DRAIN);
         }
         if drain_until.is_some_and(|until| now >= until) {
@@ -181,7 +258,8 @@ fn watch(
                         if n > room {
                             seen.over = true;
                             stdout = None;
-                            kill_group(pid);
+                            ends.end();
+                            drain_until.get_or_insert(Instant::now() + DRAIN);
                         }
                     }
                 }
@@ -293,28 +371,46 @@ fn started(pid: Option<i32>) {
     }
 }
 
+/// The live process groups (their first processes' pids).
+fn live_groups() -> Vec<i32> {
+    LIVE.lock()
+        .map(|live| live.groups.clone())
+        .unwrap_or_default()
+}
+
 fn finished(pid: i32) {
     if let Ok(mut live) = LIVE.lock() {
         live.groups.retain(|&group| group != pid);
     }
 }
 
-/// Ctrl-C: no run starts any more, and every live process group is killed, including
-/// those still being started. Returns once none is being started.
+/// Ctrl-C: no run starts any more, every live process group is killed, including
+/// those still being started, then every descendant of boxls and its cgroups.
 pub fn kill_all() {
     for _ in 0..1000 {
         let Ok(mut live) = LIVE.lock() else {
-            return;
+            break;
         };
         live.stopping = true;
         for &pid in &live.groups {
             kill_group(pid);
         }
         if live.starting == 0 {
-            return;
+            break;
         }
         drop(live);
         std::thread::sleep(Duration::from_millis(1));
+    }
+    contain::end_of_all();
+}
+
+/// After Ctrl-C (or SIGTERM, SIGHUP), never returns: the signal's thread exits the
+/// process once everything is killed.
+pub fn wait_if_interrupted() {
+    if LIVE.lock().is_ok_and(|live| live.stopping) {
+        loop {
+            std::thread::park();
+        }
     }
 }
 

@@ -1,0 +1,255 @@
+//! Ending everything a run of the program started, whatever it did to escape (a new
+//! session, a double fork): boxls is a child subreaper, so every orphaned process of
+//! every run becomes boxls's own child rather than init's; each run gets its own
+//! cgroup v2 when one can be made (`cgroup.kill` ends all of it at once); without
+//! one, when a run ends, the orphans that left their run's process group are killed
+//! and reaped.
+//! When boxls ends (normally or by SIGINT/SIGTERM/SIGHUP), every descendant is killed.
+
+use std::fs::{self, File};
+use std::io::{self, Read as _, Seek as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::process::{
+    getpid, kill_process, set_child_subreaper, waitid, Pid, Signal, WaitId, WaitIdOptions,
+};
+
+/// Set to anything, runs get no cgroup even where one could be made (tests of the
+/// fallback use it).
+pub const NO_CGROUP_ENV: &str = "BOXLS_STRESS_NO_CGROUP";
+/// How long a cgroup's processes get to die after `cgroup.kill` before its directory
+/// is removed (a run's: what is left then is removed when boxls ends).
+const CGROUP_DEATH: Duration = Duration::from_millis(100);
+/// Rounds of killing children: each round's victims' children come back to boxls.
+const SWEEP_ROUNDS: usize = 1000;
+
+/// boxls's cgroup for the runs (`…/boxls-stress-<pid>`), when cgroup v2 is writable.
+static BASE: OnceLock<Option<PathBuf>> = OnceLock::new();
+static NEXT_RUN: AtomicU64 = AtomicU64::new(0);
+
+/// Before the first run: boxls becomes a child subreaper, and its cgroup for the runs
+/// is made when it can be. An error: not even the subreaper could be set.
+pub fn init() -> io::Result<()> {
+    set_child_subreaper(Some(getpid()))?;
+    BASE.get_or_init(make_base);
+    Ok(())
+}
+
+/// `<cgroup2 mount><own cgroup>/boxls-stress-<pid>`, made, when the mount is writable
+/// and has `cgroup.kill` (Linux 5.14).
+fn make_base() -> Option<PathBuf> {
+    if std::env::var_os(NO_CGROUP_ENV).is_some() {
+        return None;
+    }
+    let mount = cgroup2_mount()?;
+    let own = fs::read_to_string("/proc/self/cgroup").ok()?;
+    let own = own.lines().find_map(|line| line.strip_prefix("0::"))?;
+    let parent = mount.join(own.trim_start_matches('/'));
+    // Moving a process between two cgroups takes write access to both `cgroup.procs`.
+    fs::OpenOptions::new()
+        .write(true)
+        .open(parent.join("cgroup.procs"))
+        .ok()?;
+    let base = parent.join(format!("boxls-stress-{}", getpid().as_raw_nonzero()));
+    fs::create_dir(&base).ok()?;
+    if !base.join("cgroup.kill").exists() {
+        let _ = fs::remove_dir(&base);
+        return None;
+    }
+    Some(base)
+}
+
+/// Where cgroup v2 is mounted (`/sys/fs/cgroup`, or `…/unified` on a hybrid system).
+fn cgroup2_mount() -> Option<PathBuf> {
+    let mounts = fs::read_to_string("/proc/self/mountinfo").ok()?;
+    mounts.lines().find_map(|line| {
+        // `id parent major:minor root mount-point options… - fstype source …`
+        let (before, after) = line.split_once(" - ")?;
+        (after.split(' ').next() == Some("cgroup2"))
+            .then(|| before.split(' ').nth(4).map(PathBuf::from))
+            .flatten()
+    })
+}
+
+/// One run's cgroup.
+pub struct Cgroup {
+    dir: PathBuf,
+}
+
+impl Cgroup {
+    /// A new empty cgroup for a run, when runs get them.
+    pub fn new() -> Option<Cgroup> {
+        let base = BASE.get()?.as_ref()?;
+        let dir = base.join(format!("run-{}", NEXT_RUN.fetch_add(1, Ordering::Relaxed)));
+        fs::create_dir(&dir).ok()?;
+        Some(Cgroup { dir })
+    }
+
+    /// Moves `pid` (the run's first process, just started) into the cgroup. A process
+    /// it forked before this is not in it: the orphan sweep catches those.
+    pub fn join(&self, pid: i32) -> io::Result<()> {
+        fs::write(self.dir.join("cgroup.procs"), pid.to_string())
+    }
+
+    /// Kills every process in the cgroup and waits (bounded) until none is left.
+    fn kill(&self) {
+        let _ = fs::write(self.dir.join("cgroup.kill"), "1");
+        let _ = wait_until_empty(&self.dir, CGROUP_DEATH);
+    }
+
+    /// The end of the run whose first process is `leader`: everything in the cgroup
+    /// is killed, and those of its processes that were orphans (now boxls's zombie
+    /// children) are reaped; `leader` is left to its runner. No scan of `/proc`: a
+    /// process forked just before the kill, or re-parented a moment after it, stays a
+    /// zombie until [`end_of_all`].
+    pub fn end(&self, leader: i32) {
+        let listed = fs::read_to_string(self.dir.join("cgroup.procs")).unwrap_or_default();
+        // Not waited for: a zombie keeps its cgroup populated until it is reaped, and
+        // the pipes close as soon as the processes are dead.
+        let _ = fs::write(self.dir.join("cgroup.kill"), "1");
+        for pid in listed
+            .lines()
+            .filter_map(|line| line.trim().parse::<i32>().ok())
+        {
+            if let (true, Some(pid)) = (pid != leader, Pid::from_raw(pid)) {
+                // ECHILD for a process that was not boxls's child: nothing to do.
+                let _ = waitid(
+                    WaitId::Pid(pid),
+                    WaitIdOptions::EXITED | WaitIdOptions::NOHANG,
+                );
+            }
+        }
+    }
+}
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        self.kill();
+        // Fails only when a process could not be killed (or is still dying): the
+        // directory is left, empty cgroups cost nothing.
+        let _ = fs::remove_dir(&self.dir);
+    }
+}
+
+/// Waits for `cgroup.events` to say `populated 0`: it is polled for its change
+/// notification (`POLLPRI`), not on a timer.
+fn wait_until_empty(dir: &Path, bound: Duration) -> io::Result<()> {
+    let mut events = File::open(dir.join("cgroup.events"))?;
+    let until = Instant::now() + bound;
+    loop {
+        let mut text = String::new();
+        events.rewind()?;
+        events.read_to_string(&mut text)?;
+        if text.lines().any(|line| line == "populated 0") {
+            return Ok(());
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::other("the cgroup is still populated"));
+        }
+        let left = Timespec::try_from(left.min(Duration::from_millis(100))).unwrap_or(Timespec {
+            tv_sec: 0,
+            tv_nsec: 100_000_000,
+        });
+        let mut fds = [PollFd::new(&events, PollFlags::PRI)];
+        let _ = poll(&mut fds, Some(&left));
+    }
+}
+
+/// What `/proc/<pid>/stat` says about a process.
+struct Process {
+    pid: i32,
+    ppid: i32,
+    pgrp: i32,
+    zombie: bool,
+}
+
+/// Every process `/proc` lists (those vanishing while it is read are left out).
+fn processes() -> Vec<Process> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name();
+            let pid: i32 = name.to_str()?.parse().ok()?;
+            // One read: `stat` is a line well under 1 KiB (comm is at most 64 bytes).
+            let mut buffer = [0u8; 1024];
+            let n = File::open(format!("/proc/{pid}/stat"))
+                .and_then(|mut file| file.read(&mut buffer))
+                .ok()?;
+            let stat = std::str::from_utf8(&buffer[..n]).ok()?;
+            // `pid (comm) state ppid pgrp …`; comm may hold spaces and `)`.
+            let (_, rest) = stat.rsplit_once(')')?;
+            let mut fields = rest.split_whitespace();
+            let state = fields.next()?;
+            let mut number = || fields.next()?.parse::<i32>().ok();
+            Some(Process {
+                pid,
+                ppid: number()?,
+                pgrp: number()?,
+                zombie: state == "Z" || state == "X",
+            })
+        })
+        .collect()
+}
+
+/// Kills (SIGKILL) and reaps boxls's children that `doomed` picks, round after round
+/// (each round's victims' own children come back to boxls), until a round finds none.
+/// Zombie children that `spare` does not protect are reaped on the way.
+fn sweep(spare: impl Fn(&Process) -> bool, doomed: impl Fn(&Process) -> bool) {
+    let me = getpid().as_raw_nonzero().get();
+    for _ in 0..SWEEP_ROUNDS {
+        let children: Vec<Process> = processes()
+            .into_iter()
+            .filter(|p| p.ppid == me && !spare(p))
+            .collect();
+        let victims: Vec<&Process> = children.iter().filter(|p| p.zombie || doomed(p)).collect();
+        if victims.is_empty() {
+            return;
+        }
+        for victim in &victims {
+            if let Some(pid) = Pid::from_raw(victim.pid) {
+                // A child cannot be replaced by another process before it is reaped,
+                // so this kills what was listed (ESRCH: it is already dead).
+                let _ = kill_process(pid, Signal::KILL);
+                let _ = waitid(WaitId::Pid(pid), WaitIdOptions::EXITED);
+            }
+        }
+    }
+}
+
+/// When the run of `group` ends (its group already killed): kills the orphans that
+/// belong to no other live run and reaps the dead. `live` are the live runs' groups
+/// (their first processes' pids, `group` included), all of them: a run's first
+/// process is never touched here, its runner reaps it. An orphan still in another
+/// live run's group is that run's and is spared; one that left its group cannot be
+/// told apart and is killed.
+pub fn end_of_run(group: i32, live: &[i32]) {
+    sweep(
+        |p| live.contains(&p.pid),
+        |p| p.pgrp == group || !live.contains(&p.pgrp),
+    );
+}
+
+/// When boxls ends: every descendant is killed and reaped, then boxls's cgroup goes.
+pub fn end_of_all() {
+    sweep(|_| false, |_| true);
+    if let Some(Some(base)) = BASE.get() {
+        if let Ok(entries) = fs::read_dir(base) {
+            for entry in entries.flatten() {
+                let dir = entry.path();
+                if dir.is_dir() {
+                    let _ = fs::write(dir.join("cgroup.kill"), "1");
+                    let _ = wait_until_empty(&dir, CGROUP_DEATH);
+                    let _ = fs::remove_dir(&dir);
+                }
+            }
+        }
+        let _ = fs::remove_dir(base);
+    }
+}
