@@ -6,10 +6,12 @@ use std::process::ExitCode;
 
 use codespan_reporting::term::termcolor::{StandardStream, WriteColor};
 
-use super::input::{self, Input};
-use super::report::{self, SourceFile};
+use super::input::{self, format_of, FormatArg, Input};
+use super::levels;
+use super::report::{self, Finding, SourceFile};
 use super::{color_for, Failure, USAGE_ERROR};
 use crate::analysis::{check_text, recorded_solution_diagnostic};
+use crate::level::Format;
 use crate::maze::{Diagnostic, MazeParser, Severity};
 use crate::solver;
 
@@ -87,7 +89,11 @@ struct Tally {
 
 /// `boxls check`: every diagnostic of every file (standard input when none is named),
 /// then a summary of the files actually read.
-pub fn check(paths: &[PathBuf]) -> Result<ExitCode, Failure> {
+pub fn check(
+    paths: &[PathBuf],
+    format: Option<FormatArg>,
+    json: bool,
+) -> Result<ExitCode, Failure> {
     let mut stdout = StandardStream::stdout(color_for(io::stdout().is_terminal()));
     let stdin = [PathBuf::from("-")];
     let paths = if paths.is_empty() { &stdin[..] } else { paths };
@@ -102,9 +108,9 @@ pub fn check(paths: &[PathBuf]) -> Result<ExitCode, Failure> {
             }
             Err(other) => return Err(other),
         };
-        check_one(&mut stdout, &input, &mut tally)?;
+        check_one(&mut stdout, &input, format, json, &mut tally)?;
     }
-    if tally.files > 0 || !tally.unreadable {
+    if !json && (tally.files > 0 || !tally.unreadable) {
         write_summary(&mut stdout, &tally)?;
     }
     Ok(if tally.unreadable {
@@ -116,13 +122,30 @@ pub fn check(paths: &[PathBuf]) -> Result<ExitCode, Failure> {
     })
 }
 
-fn check_one(out: &mut dyn WriteColor, input: &Input, tally: &mut Tally) -> io::Result<()> {
+fn check_one(
+    out: &mut dyn WriteColor,
+    input: &Input,
+    format: Option<FormatArg>,
+    json: bool,
+    tally: &mut Tally,
+) -> io::Result<()> {
     let text = input.lossy_text();
-    let report = check_text(&text);
+    let findings: Vec<Finding> = match format_of(input, format) {
+        Format::Box => check_text(&text)
+            .diagnostics
+            .iter()
+            .map(Finding::from)
+            .collect(),
+        Format::Xsb => levels::check_findings(&text),
+    };
     let file = SourceFile::new(&input.name, &text);
-    for diagnostic in &report.diagnostics {
-        report::emit(out, &file, diagnostic)?;
-        match diagnostic.severity {
+    for finding in &findings {
+        if json {
+            writeln!(out, "{}", report::json_line(&file, finding))?;
+        } else {
+            report::emit_finding(out, &file, finding)?;
+        }
+        match finding.severity {
             Severity::Error => tally.errors += 1,
             Severity::Warning => tally.warnings += 1,
             Severity::Information => {}

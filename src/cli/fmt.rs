@@ -1,4 +1,4 @@
-//! `boxls fmt`: rewrites files in place (or standard input to standard output) with
+//! `boxls fmt`: rewrites files (`.box`, or levels: `.xsb`, `.sok`) in place (or standard input to standard output) with
 //! the core's formatter; `--check` only names the files that would change. A file is
 //! replaced whole or not at all: the text goes to a temporary file beside it, which is
 //! renamed over it only if the file still holds what was read.
@@ -7,16 +7,31 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::input::{self, Input};
+use super::input::{self, format_of, FormatArg, Input};
 use super::{Failure, USAGE_ERROR};
-use crate::maze::format;
+use crate::level::{self, Format, RunLength};
+use crate::maze;
 
-pub fn fmt(paths: &[PathBuf], check: bool) -> Result<ExitCode, Failure> {
+/// How to lay out a file: its format (forced, or from its name) and, for levels, what
+/// to do with run-length rows.
+#[derive(Clone, Copy)]
+struct Layout {
+    format: Option<FormatArg>,
+    run_length: RunLength,
+}
+
+pub fn fmt(
+    paths: &[PathBuf],
+    check: bool,
+    format: Option<FormatArg>,
+    run_length: RunLength,
+) -> Result<ExitCode, Failure> {
+    let layout = Layout { format, run_length };
     let stdin = [PathBuf::from("-")];
     let paths = if paths.is_empty() { &stdin[..] } else { paths };
     let (mut unformatted, mut failed) = (0usize, false);
     for path in paths {
-        match fmt_one(path, check) {
+        match fmt_one(path, check, layout) {
             Ok(changed) => unformatted += usize::from(changed),
             Err(Failure::Message(message)) => {
                 eprintln!("boxls: {message}");
@@ -35,10 +50,13 @@ pub fn fmt(paths: &[PathBuf], check: bool) -> Result<ExitCode, Failure> {
 }
 
 /// Formats one file (or standard input); whether it was not formatted already.
-fn fmt_one(path: &Path, check: bool) -> Result<bool, Failure> {
+fn fmt_one(path: &Path, check: bool, layout: Layout) -> Result<bool, Failure> {
     let input = input::read(Some(path), "fmt")?;
     let text = utf8(&input)?;
-    let formatted = format(text);
+    let formatted = match format_of(&input, layout.format) {
+        Format::Box => maze::format(text),
+        Format::Xsb => level::format(text, layout.run_length),
+    };
     let changed = formatted != text;
     let to_stdout = input::is_stdin(Some(path));
     if check {

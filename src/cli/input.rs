@@ -5,6 +5,26 @@ use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 
 use super::Failure;
+use crate::level::Format;
+
+/// `--format`: which reader to use whatever the file's name says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Sokoban levels (`.xsb`, `.sok`).
+    Xsb,
+    /// `.box` mazes (POJ 1475).
+    Box,
+}
+
+/// The format to read `input` as: `--format` when given, else its extension, else
+/// `.box` (standard input included).
+pub fn format_of(input: &Input, forced: Option<FormatArg>) -> Format {
+    match forced {
+        Some(FormatArg::Xsb) => Format::Xsb,
+        Some(FormatArg::Box) => Format::Box,
+        None => Format::of_name(&input.name).unwrap_or(Format::Box),
+    }
+}
 
 /// A file's (or standard input's) name as messages show it, and its bytes.
 pub struct Input {

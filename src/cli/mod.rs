@@ -1,5 +1,5 @@
-//! The command line: `solve`, `check`, `fmt`, `judge`, `render`, `hardest`, `gen`, `stress`, `lsp`
-//! and `completions`, thin clients of the core.
+//! The command line: `solve`, `check`, `fmt`, `judge`, `render`, `hardest`, `gen`, `stress`,
+//! `convert`, `lsp` and `completions`, thin clients of the core.
 
 mod check;
 mod fmt;
@@ -7,6 +7,7 @@ mod gen;
 mod hardest;
 mod input;
 mod judge;
+mod levels;
 mod render;
 mod report;
 mod stress;
@@ -72,16 +73,31 @@ solution is illegal), 2 bad arguments or unreadable input.")]
 Each diagnostic shows file:line:column, its code, the line and a caret, and the
 quick fix when there is one; a summary line ends the output.
 
+Sokoban levels (.xsb, .sok) get the static checks: cells, players, boxes and
+goals, the player's region, static deadlocks (dead-square, frozen-boxes,
+unmatched-boxes) and recorded `Solution:` lines.
+
 Examples:
   boxls check maze.box
-  boxls check mazes/*.box
+  boxls check mazes/*.box levels/*.xsb
+  boxls check --json levels/*.xsb
   cat maze.box | boxls check
 
 Exit codes: 0 no errors (warnings allowed), 1 some file has an error, 2 bad
 arguments or a file that cannot be read (the others are still checked).")]
     Check {
-        /// The .box files to check; standard input when none is given or for `-`.
+        /// The .box, .xsb or .sok files to check; standard input when none is given or
+        /// for `-`.
         files: Vec<PathBuf>,
+        /// Read every file as this format whatever its name says (standard input:
+        /// `.box` unless given).
+        #[arg(long, value_enum)]
+        format: Option<input::FormatArg>,
+        /// One JSON object per diagnostic per line: {"file", "line", "column",
+        /// "endLine", "endColumn", "severity", "code", "message"}, 1-based, columns in
+        /// characters, the end just past the last character; no summary line.
+        #[arg(long)]
+        json: bool,
     },
     /// Lay .box files out canonically, in place.
     #[command(after_help = "\
@@ -91,8 +107,12 @@ inside mazes removed and one left between mazes, `; solution:` lines spaced
 A file is written to a temporary file beside it and renamed over it, and left as it
 is if it changed since it was read.
 
+Sokoban levels (.xsb, .sok): trailing blanks dropped, one blank line between levels,
+metadata, comments and cells kept; --run-length expand or compress rewrites the rows.
+
 Examples:
   boxls fmt maze.box                rewrite maze.box
+  boxls fmt --run-length expand levels.xsb
   boxls fmt --check mazes/*.box     list the files that would change
   boxls fmt < maze.box > tidy.box
 
@@ -100,12 +120,19 @@ Exit codes: 0 done (with --check: every file is formatted), 1 with --check: some
 would change, 2 bad arguments, unreadable input, a failed write or a file changed
 meanwhile (each left as it was).")]
     Fmt {
-        /// The .box files to rewrite; standard input to standard output when none is
-        /// given or for `-`.
+        /// The .box, .xsb or .sok files to rewrite; standard input to standard output
+        /// when none is given or for `-`.
         files: Vec<PathBuf>,
         /// Change nothing: name the files that would change, and exit 1 if any would.
         #[arg(long)]
         check: bool,
+        /// Read every file as this format whatever its name says (standard input:
+        /// `.box` unless given).
+        #[arg(long, value_enum)]
+        format: Option<input::FormatArg>,
+        /// Sokoban levels: keep run-length rows as written, expand or compress them.
+        #[arg(long, value_enum, default_value_t)]
+        run_length: levels::RunLengthArg,
     },
     /// Judge an answer file: accept any optimal answer per maze.
     #[command(after_help = "\
@@ -174,6 +201,8 @@ Exit codes: 0 printed, 2 bad arguments.")]
     Man,
     /// Run a solver on generated mazes; shrink the first failure to a small maze.
     Stress(stress::StressArgs),
+    /// Convert between .box mazes and .xsb levels (one box).
+    Convert(levels::ConvertArgs),
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -183,8 +212,18 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Solve { file, metrics }) => check::solve(file.as_deref(), metrics),
-        Some(Command::Check { files }) => check::check(&files),
-        Some(Command::Fmt { files, check }) => fmt::fmt(&files, check),
+        Some(Command::Check {
+            files,
+            format,
+            json,
+        }) => check::check(&files, format, json),
+        Some(Command::Fmt {
+            files,
+            check,
+            format,
+            run_length,
+        }) => fmt::fmt(&files, check, format, run_length.into()),
+        Some(Command::Convert(args)) => levels::convert(args),
         Some(Command::Judge {
             input,
             output,
