@@ -14,6 +14,7 @@ pub mod judge;
 pub mod level;
 pub mod lsp;
 pub mod maze;
+pub mod sokoban;
 pub mod solver;
 pub mod stress;
 pub mod svg;

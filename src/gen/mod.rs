@@ -8,7 +8,7 @@
 
 mod anneal;
 mod layout;
-mod rng;
+pub mod rng;
 mod traps;
 
 use std::fmt;

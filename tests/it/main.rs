@@ -18,4 +18,6 @@ mod parser;
 mod props;
 mod reference;
 mod render;
+mod sokoban;
 mod stress;
+mod xsb_board;

@@ -1,0 +1,114 @@
+//! The fast mode's first search: best-first on the matching bound over positions
+//! (boxes, player region normalised to its smallest cell). It prunes only provably lost
+//! positions, so running out of positions proves the level unsolvable.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::board::Board;
+use super::budget::{Budget, POLL_EVERY, REPORT_EVERY};
+use super::expand::Expander;
+use super::table::{Table, NONE};
+use super::zobrist::Zobrist;
+use super::{Event, Progress, Unknown};
+
+pub enum Greedy {
+    /// The pushes of a solution, first first.
+    Found(Vec<(usize, usize)>),
+    Exhausted,
+    Stopped(Unknown),
+}
+
+/// How much the bound outweighs the pushes made so far in the priority: large enough
+/// to dive, small enough that among near-equal bounds shorter paths come first.
+const WEIGHT: u64 = 5;
+
+pub fn search(
+    board: &Board,
+    boxes: &[u16],
+    player: usize,
+    budget: &mut Budget<'_>,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Greedy {
+    let zobrist = Zobrist::new(board.len());
+    let mut expander = Expander::new(board);
+    let mut table = Table::new(boxes.len());
+    if let Some(why) = budget.exceeded(table.bytes()) {
+        return Greedy::Stopped(why);
+    }
+    let Some(bound) = expander.bound(board, boxes) else {
+        return Greedy::Exhausted;
+    };
+    let region = expander.region(board, boxes, player);
+    let hash = zobrist.boxes(boxes) ^ zobrist.player_at(region);
+    let root = table.insert(
+        hash,
+        boxes,
+        region as u16,
+        NONE,
+        (0, 0),
+        (0, 0),
+        bound as u16,
+    );
+    if bound == 0 {
+        return Greedy::Found(Vec::new());
+    }
+    let mut open = BinaryHeap::new();
+    open.push(Reverse((u64::from(bound), 0u32, root)));
+    let mut expanded: u64 = 0;
+    // Expand from the real player cell of the root; later nodes' regions are normalised,
+    // and any cell of the region reaches the same pushes.
+    let mut position = Vec::new();
+    while let Some(Reverse((_, _, node))) = open.pop() {
+        expanded += 1;
+        if expanded % POLL_EVERY == 0 {
+            let bytes = table.bytes() + open.capacity() * 16;
+            if let Some(why) = budget.exceeded(bytes) {
+                return Greedy::Stopped(why);
+            }
+        }
+        if expanded % REPORT_EVERY == 0 {
+            on_event(Event::Progress(Progress {
+                positions: table.len() as u64,
+                lower_bound: bound,
+            }));
+        }
+        position.clear();
+        position.extend_from_slice(table.boxes(node));
+        let at = if node == root {
+            player
+        } else {
+            usize::from(table.player[node as usize])
+        };
+        expander.expand(board, &position, at, true);
+        let pushes = table.pushes[node as usize] + 1;
+        let base = zobrist.boxes(&position);
+        for child in &expander.children {
+            let child_boxes = &expander.child_boxes[child.boxes..child.boxes + boxes.len()];
+            let (from, dir) = child.push;
+            let to = board.step(usize::from(from), usize::from(dir));
+            let hash = base
+                ^ zobrist.box_at(usize::from(from))
+                ^ zobrist.box_at(to)
+                ^ zobrist.player_at(usize::from(child.region));
+            if table.find(hash, child_boxes, child.region).is_some() {
+                continue;
+            }
+            let id = table.insert(
+                hash,
+                child_boxes,
+                child.region,
+                node,
+                child.push,
+                (pushes, 0),
+                child.bound as u16,
+            );
+            if child.bound == 0 {
+                return Greedy::Found(table.pushes_to(id));
+            }
+            let priority = WEIGHT * u64::from(child.bound) + u64::from(pushes);
+            open.push(Reverse((priority, child.bound, id)));
+        }
+    }
+    Greedy::Exhausted
+}

@@ -1,0 +1,77 @@
+//! Where the player can walk between pushes: a breadth-first search over floor cells
+//! free of boxes. Marks are stamped with a generation number so no search clears an
+//! array.
+
+use super::board::Board;
+use super::freeze::EMPTY;
+
+pub struct Reach {
+    stamp: Vec<u32>,
+    generation: u32,
+    pub distance: Vec<u32>,
+    /// The direction of the last step into each reached cell.
+    came: Vec<u8>,
+    queue: Vec<usize>,
+}
+
+impl Reach {
+    pub fn new(cells: usize) -> Reach {
+        Reach {
+            stamp: vec![0; cells],
+            generation: 0,
+            distance: vec![0; cells],
+            came: vec![0; cells],
+            queue: Vec::with_capacity(cells),
+        }
+    }
+
+    /// Walks from `from` as far as boxes allow; afterwards [`Reach::reached`] and
+    /// [`Reach::distance`] describe the region. Returns its smallest cell (the normalised
+    /// player position).
+    pub fn explore(&mut self, board: &Board, occupancy: &[u8], from: usize) -> usize {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        self.queue.clear();
+        self.queue.push(from);
+        self.stamp[from] = generation;
+        self.distance[from] = 0;
+        let mut smallest = from;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let cell = self.queue[head];
+            head += 1;
+            smallest = smallest.min(cell);
+            for dir in 0..4 {
+                let to = board.step(cell, dir);
+                if board.floor[to] && occupancy[to] == EMPTY && self.stamp[to] != generation {
+                    self.stamp[to] = generation;
+                    self.distance[to] = self.distance[cell] + 1;
+                    self.came[to] = dir as u8;
+                    self.queue.push(to);
+                }
+            }
+        }
+        smallest
+    }
+
+    #[inline]
+    pub fn reached(&self, cell: usize) -> bool {
+        self.stamp[cell] == self.generation
+    }
+
+    /// The walk from the last search's start to `to` (reached), as directions.
+    pub fn path_to(&self, board: &Board, mut to: usize) -> Vec<usize> {
+        let mut dirs = Vec::new();
+        while self.distance[to] > 0 {
+            let dir = usize::from(self.came[to]);
+            dirs.push(dir);
+            to = board.step(to, dir ^ 1);
+        }
+        dirs.reverse();
+        dirs
+    }
+}

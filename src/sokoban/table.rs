@@ -1,0 +1,133 @@
+//! The transposition table: every position the search has generated, stored once in
+//! flat arrays (boxes sorted, player cell, cost, parent, the push that made it) and
+//! found again through an open-addressing index on its Zobrist hash. Equal hashes are
+//! compared in full, so two positions are never confused.
+
+/// No node: the empty index slot and the root's parent.
+pub const NONE: u32 = u32::MAX;
+
+pub struct Table {
+    pub box_count: usize,
+    boxes: Vec<u16>,
+    pub player: Vec<u16>,
+    pub hash: Vec<u64>,
+    pub parent: Vec<u32>,
+    /// The pushed box's cell before the push, and the direction.
+    pub push: Vec<(u16, u8)>,
+    pub pushes: Vec<u32>,
+    pub moves: Vec<u32>,
+    pub bound: Vec<u16>,
+    slots: Vec<u32>,
+}
+
+impl Table {
+    pub fn new(box_count: usize) -> Table {
+        Table {
+            box_count,
+            boxes: Vec::new(),
+            player: Vec::new(),
+            hash: Vec::new(),
+            parent: Vec::new(),
+            push: Vec::new(),
+            pushes: Vec::new(),
+            moves: Vec::new(),
+            bound: Vec::new(),
+            slots: vec![NONE; 1024],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.player.len()
+    }
+
+    /// Bytes held now (capacity, not length: what the allocator really gave out).
+    pub fn bytes(&self) -> usize {
+        self.boxes.capacity() * 2
+            + self.player.capacity() * 2
+            + self.hash.capacity() * 8
+            + self.parent.capacity() * 4
+            + self.push.capacity() * 4
+            + self.pushes.capacity() * 4
+            + self.moves.capacity() * 4
+            + self.bound.capacity() * 2
+            + self.slots.capacity() * 4
+    }
+
+    pub fn boxes(&self, node: u32) -> &[u16] {
+        let start = node as usize * self.box_count;
+        &self.boxes[start..start + self.box_count]
+    }
+
+    /// The node holding exactly this position, if any.
+    pub fn find(&self, hash: u64, boxes: &[u16], player: u16) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let node = self.slots[slot];
+            if node == NONE {
+                return None;
+            }
+            let i = node as usize;
+            if self.hash[i] == hash && self.player[i] == player && self.boxes(node) == boxes {
+                return Some(node);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Stores a new position (the caller has checked it is not there yet).
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert(
+        &mut self,
+        hash: u64,
+        boxes: &[u16],
+        player: u16,
+        parent: u32,
+        push: (u16, u8),
+        cost: (u32, u32),
+        bound: u16,
+    ) -> u32 {
+        if (self.len() + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let node = self.len() as u32;
+        self.boxes.extend_from_slice(boxes);
+        self.player.push(player);
+        self.hash.push(hash);
+        self.parent.push(parent);
+        self.push.push(push);
+        self.pushes.push(cost.0);
+        self.moves.push(cost.1);
+        self.bound.push(bound);
+        self.index(node);
+        node
+    }
+
+    fn index(&mut self, node: u32) {
+        let mask = self.slots.len() - 1;
+        let mut slot = self.hash[node as usize] as usize & mask;
+        while self.slots[slot] != NONE {
+            slot = (slot + 1) & mask;
+        }
+        self.slots[slot] = node;
+    }
+
+    fn grow(&mut self) {
+        self.slots = vec![NONE; self.slots.len() * 2];
+        for node in 0..self.len() as u32 {
+            self.index(node);
+        }
+    }
+
+    /// The pushes from the root to `node`, first push first.
+    pub fn pushes_to(&self, mut node: u32) -> Vec<(usize, usize)> {
+        let mut pushes = Vec::new();
+        while self.parent[node as usize] != NONE {
+            let (from, dir) = self.push[node as usize];
+            pushes.push((usize::from(from), usize::from(dir)));
+            node = self.parent[node as usize];
+        }
+        pushes.reverse();
+        pushes
+    }
+}
