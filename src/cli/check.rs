@@ -17,9 +17,23 @@ use crate::solver;
 
 /// `boxls solve`: streams the file a maze at a time: each valid maze's answer goes to
 /// stdout, each problem to stderr; exit 1 when anything was an error.
-pub fn solve(path: Option<&Path>, metrics: bool) -> Result<ExitCode, Failure> {
+pub fn solve(
+    path: Option<&Path>,
+    metrics: bool,
+    format: Option<FormatArg>,
+    json: bool,
+    options: super::solve_levels::SolveOptions,
+) -> Result<ExitCode, Failure> {
     let input = input::read(path, "solve")?;
     let text = input.lossy_text();
+    if format_of(&input, format) == Format::Xsb {
+        return super::solve_levels::solve(&input.name, &text, options, json);
+    }
+    if json {
+        return Err(Failure::Message(
+            "`--json` is for Sokoban levels (.xsb, .sok, or --format xsb)".into(),
+        ));
+    }
     let file = SourceFile::new(&input.name, &text);
     let mut stderr = StandardStream::stderr(color_for(io::stderr().is_terminal()));
     let mut out = io::BufWriter::new(io::stdout().lock());
@@ -93,6 +107,7 @@ pub fn check(
     paths: &[PathBuf],
     format: Option<FormatArg>,
     json: bool,
+    time_limit: Option<std::time::Duration>,
 ) -> Result<ExitCode, Failure> {
     let mut stdout = StandardStream::stdout(color_for(io::stdout().is_terminal()));
     let stdin = [PathBuf::from("-")];
@@ -108,7 +123,7 @@ pub fn check(
             }
             Err(other) => return Err(other),
         };
-        check_one(&mut stdout, &input, format, json, &mut tally)?;
+        check_one(&mut stdout, &input, (format, time_limit), json, &mut tally)?;
     }
     if !json && (tally.files > 0 || !tally.unreadable) {
         write_summary(&mut stdout, &tally)?;
@@ -125,7 +140,7 @@ pub fn check(
 fn check_one(
     out: &mut dyn WriteColor,
     input: &Input,
-    format: Option<FormatArg>,
+    (format, time_limit): (Option<FormatArg>, Option<std::time::Duration>),
     json: bool,
     tally: &mut Tally,
 ) -> io::Result<()> {
@@ -136,7 +151,7 @@ fn check_one(
             .iter()
             .map(Finding::from)
             .collect(),
-        Format::Xsb => levels::check_findings(&text),
+        Format::Xsb => levels::check_findings(&text, time_limit),
     };
     let file = SourceFile::new(&input.name, &text);
     for finding in &findings {

@@ -4,12 +4,14 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use codespan_reporting::term::termcolor::StandardStream;
 
 use super::input::{self, format_of, FormatArg};
 use super::report::{emit_finding, Finding, SourceFile};
+use super::solve_levels::{solve_position, solver_diagnostics, SolveOptions};
 use super::{color_for, Failure};
 use crate::level::{self, ConvertError, Format, RunLength};
 use crate::maze::Severity;
@@ -36,13 +38,29 @@ impl From<RunLengthArg> for RunLength {
     }
 }
 
-/// Every static diagnostic of a file of levels, in source order.
-pub fn check_findings(text: &str) -> Vec<Finding> {
-    level::check(text)
-        .diagnostics
-        .iter()
-        .map(Finding::from)
-        .collect()
+/// Every diagnostic of a file of levels, in source order: the static ones, and with a
+/// time limit what the solver says of each level without errors.
+pub fn check_findings(text: &str, time_limit: Option<Duration>) -> Vec<Finding> {
+    let checked = level::check(text);
+    let mut diagnostics = checked.diagnostics;
+    if let Some(limit) = time_limit {
+        let options = SolveOptions {
+            time_limit: limit,
+            optimal: false,
+            jobs: 1,
+        };
+        for level in &checked.collection.levels {
+            let clean = !level::level_diagnostics(text, level)
+                .iter()
+                .any(|d| d.is_error());
+            if let (true, Some(position)) = (clean, level.board.position()) {
+                let answer = solve_position(&position, options);
+                diagnostics.extend(solver_diagnostics(text, level, &answer, limit));
+            }
+        }
+        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+    }
+    diagnostics.iter().map(Finding::from).collect()
 }
 
 #[derive(Args)]

@@ -10,6 +10,7 @@ mod judge;
 mod levels;
 mod render;
 mod report;
+mod solve_levels;
 mod stress;
 
 use std::io;
@@ -53,15 +54,39 @@ n s e w walk, N S E W push) or `Impossible.`, then a blank line. A maze with err
 is skipped (the others keep their numbers) and its diagnostics go to stderr, as do
 problems with recorded `; solution:` lines.
 
+Sokoban levels (.xsb, .sok): one line per level, `Level 3 \"Title\": LURD`,
+`Level 4 \"Title\": no solution` or `Level 5 \"Title\": unknown after 10 s`
+(--json: one object per level); a level with errors is reported on stderr and skipped.
+
 Examples:
   boxls solve examples/sample.box
   boxls solve < maze.in > maze.out
+  boxls solve --json --time-limit 30 --jobs 2 levels.xsb
 
 Exit codes: 0 every maze solved or impossible, 1 some maze has errors (or a recorded
 solution is illegal), 2 bad arguments or unreadable input.")]
     Solve {
-        /// The .box file to solve; standard input when absent or `-`.
+        /// The .box, .xsb or .sok file to solve; standard input when absent or `-`.
         file: Option<PathBuf>,
+        /// Read the input as this format whatever its name says (standard input:
+        /// `.box` unless given).
+        #[arg(long, value_enum)]
+        format: Option<input::FormatArg>,
+        /// Levels: one JSON object per level per line: {"level", "title", "status":
+        /// "solved"|"unsolvable"|"unknown", "solution", "pushes", "moves", "optimal",
+        /// "seconds"}.
+        #[arg(long)]
+        json: bool,
+        /// Levels: the time each level may take, in seconds.
+        #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = positive_seconds)]
+        time_limit: f64,
+        /// Levels: the fewest pushes, then the fewest moves (proved), instead of a
+        /// solution soon.
+        #[arg(long)]
+        optimal: bool,
+        /// Levels: how many to solve at once.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
         /// After each move string, a line `; 6 pushes · 28 moves · 2 box lines · 1 box
         /// turn · 2 walk segments` (box lines: runs of pushes in one direction; box
         /// turns: changes of push direction; walk segments: runs of walks).
@@ -98,6 +123,10 @@ arguments or a file that cannot be read (the others are still checked).")]
         /// characters, the end just past the last character; no summary line.
         #[arg(long)]
         json: bool,
+        /// Levels: also solve each one for up to SECS seconds (`unsolvable`,
+        /// `solver-unknown`, recorded solutions worse than the solver's).
+        #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
+        time_limit: Option<f64>,
     },
     /// Lay .box files out canonically, in place.
     #[command(after_help = "\
@@ -205,18 +234,49 @@ Exit codes: 0 printed, 2 bad arguments.")]
     Convert(levels::ConvertArgs),
 }
 
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs <= 86_400.0 => Ok(secs),
+        _ => Err("expected seconds: a number above 0 and at most 86400".into()),
+    }
+}
+
 /// Exit code for unreadable input and bad arguments (clap uses the same).
 const USAGE_ERROR: u8 = 2;
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Solve { file, metrics }) => check::solve(file.as_deref(), metrics),
+        Some(Command::Solve {
+            file,
+            metrics,
+            format,
+            json,
+            time_limit,
+            optimal,
+            jobs,
+        }) => check::solve(
+            file.as_deref(),
+            metrics,
+            format,
+            json,
+            solve_levels::SolveOptions {
+                time_limit: std::time::Duration::from_secs_f64(time_limit),
+                optimal,
+                jobs,
+            },
+        ),
         Some(Command::Check {
             files,
             format,
             json,
-        }) => check::check(&files, format, json),
+            time_limit,
+        }) => check::check(
+            &files,
+            format,
+            json,
+            time_limit.map(std::time::Duration::from_secs_f64),
+        ),
         Some(Command::Fmt {
             files,
             check,

@@ -168,3 +168,78 @@ fn convert_round_trips_the_sample_and_refuses_many_boxes() {
         refused.stderr
     );
 }
+
+const THREE: &str = "; 1\n\n#####\n#@$.#\n#####\n\n; 2\n'Stuck'\n\n#####\n#$ .#\n# @ #\n#####\n\n; 3\n\n######\n#@$$..#\n#######\n";
+
+#[test]
+fn solve_levels_prints_one_line_per_level_in_text_and_json() {
+    let out = run(&["solve", "--format", "xsb", "--jobs", "2", "-"], THREE);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "Level 1 \"1\": R\nLevel 2 \"Stuck\": no solution\nLevel 3 \"3\": no solution\n"
+    );
+    let out = run(
+        &["solve", "--format", "xsb", "--json", "--optimal", "-"],
+        THREE,
+    );
+    let shown: Vec<String> = out
+        .stdout
+        .lines()
+        .map(|line| {
+            let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(value["seconds"].as_f64().unwrap() >= 0.0);
+            value["seconds"] = serde_json::json!(0);
+            value.to_string()
+        })
+        .collect();
+    expect![[r#"
+        {"level":1,"moves":1,"optimal":true,"pushes":1,"seconds":0,"solution":"R","status":"solved","title":"1"}
+        {"level":2,"moves":null,"optimal":false,"pushes":null,"seconds":0,"solution":null,"status":"unsolvable","title":"Stuck"}
+        {"level":3,"moves":null,"optimal":false,"pushes":null,"seconds":0,"solution":null,"status":"unsolvable","title":"3"}"#]].assert_eq(&shown.join("\n"));
+    let broken = run(&["solve", "--format", "xsb", "-"], "#####\n# $.#\n#####\n");
+    assert_eq!((broken.code, broken.stdout.as_str()), (Some(1), ""));
+    assert!(
+        broken.stderr.contains("missing-player"),
+        "{}",
+        broken.stderr
+    );
+    let json_on_box = run(&["solve", "--json", "examples/sample.box"], "");
+    assert_eq!(json_on_box.code, Some(2));
+}
+
+#[test]
+fn check_with_a_time_limit_adds_what_the_solver_proves() {
+    let out = run(
+        &[
+            "check",
+            "--json",
+            "--format",
+            "xsb",
+            "--time-limit",
+            "10",
+            "-",
+        ],
+        THREE,
+    );
+    let codes: Vec<_> = out
+        .stdout
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            format!("{} {}", value["line"], value["code"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "10 unsolvable",
+            "11 dead-square",
+            "17 unsolvable",
+            "18 frozen-boxes",
+            "18 frozen-boxes"
+        ],
+        "{}",
+        out.stdout
+    );
+}
