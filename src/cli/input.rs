@@ -10,9 +10,10 @@ use crate::level::Format;
 /// `--format`: which reader to use whatever the file's name says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FormatArg {
-    /// Sokoban levels (`.xsb`, `.sok`).
+    // Sokoban levels (`.xsb`, `.sok`); no doc comments here: clap would then list the
+    // values one per line and push every option's help onto a line of its own.
     Xsb,
-    /// `.box` mazes (POJ 1475).
+    // `.box` mazes (POJ 1475).
     Box,
 }
 

@@ -19,12 +19,12 @@ use crate::maze::Severity;
 /// `--run-length` for `fmt`: what happens to run-length rows of levels.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum RunLengthArg {
-    /// Each row as written.
+    // Each row as written (plain comments: see `FormatArg`).
     #[default]
     Keep,
-    /// Every row cell by cell (`4#` → `####`).
+    // Every row cell by cell (`4#` → `####`).
     Expand,
-    /// Runs counted (`####` → `4#`).
+    // Runs counted (`####` → `4#`).
     Compress,
 }
 

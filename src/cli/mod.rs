@@ -111,8 +111,8 @@ Examples:
 Exit codes: 0 no errors (warnings allowed), 1 some file has an error, 2 bad
 arguments or a file that cannot be read (the others are still checked).")]
     Check {
-        /// The .box, .xsb or .sok files to check; standard input when none is given or
-        /// for `-`.
+        /// The .box files to check; standard input when none is given or for `-`
+        /// (.xsb and .sok levels too).
         files: Vec<PathBuf>,
         /// Read every file as this format whatever its name says (standard input:
         /// `.box` unless given).
