@@ -6,18 +6,34 @@ use std::process::ExitCode;
 
 use codespan_reporting::term::termcolor::{StandardStream, WriteColor};
 
-use super::input::{self, Input};
-use super::report::{self, SourceFile};
+use super::input::{self, format_of, FormatArg, Input};
+use super::levels;
+use super::report::{self, Finding, SourceFile};
 use super::{color_for, Failure, USAGE_ERROR};
 use crate::analysis::{check_text, recorded_solution_diagnostic};
+use crate::level::Format;
 use crate::maze::{Diagnostic, MazeParser, Severity};
 use crate::solver;
 
 /// `boxls solve`: streams the file a maze at a time: each valid maze's answer goes to
 /// stdout, each problem to stderr; exit 1 when anything was an error.
-pub fn solve(path: Option<&Path>, metrics: bool) -> Result<ExitCode, Failure> {
+pub fn solve(
+    path: Option<&Path>,
+    metrics: bool,
+    format: Option<FormatArg>,
+    json: bool,
+    options: super::solve_levels::SolveOptions,
+) -> Result<ExitCode, Failure> {
     let input = input::read(path, "solve")?;
     let text = input.lossy_text();
+    if format_of(&input, format) == Format::Xsb {
+        return super::solve_levels::solve(&input.name, &text, options, json);
+    }
+    if json {
+        return Err(Failure::Message(
+            "`--json` is for Sokoban levels (.xsb, .sok, or --format xsb)".into(),
+        ));
+    }
     let file = SourceFile::new(&input.name, &text);
     let mut stderr = StandardStream::stderr(color_for(io::stderr().is_terminal()));
     let mut out = io::BufWriter::new(io::stdout().lock());
@@ -87,7 +103,12 @@ struct Tally {
 
 /// `boxls check`: every diagnostic of every file (standard input when none is named),
 /// then a summary of the files actually read.
-pub fn check(paths: &[PathBuf]) -> Result<ExitCode, Failure> {
+pub fn check(
+    paths: &[PathBuf],
+    format: Option<FormatArg>,
+    json: bool,
+    time_limit: Option<std::time::Duration>,
+) -> Result<ExitCode, Failure> {
     let mut stdout = StandardStream::stdout(color_for(io::stdout().is_terminal()));
     let stdin = [PathBuf::from("-")];
     let paths = if paths.is_empty() { &stdin[..] } else { paths };
@@ -102,9 +123,9 @@ pub fn check(paths: &[PathBuf]) -> Result<ExitCode, Failure> {
             }
             Err(other) => return Err(other),
         };
-        check_one(&mut stdout, &input, &mut tally)?;
+        check_one(&mut stdout, &input, (format, time_limit), json, &mut tally)?;
     }
-    if tally.files > 0 || !tally.unreadable {
+    if !json && (tally.files > 0 || !tally.unreadable) {
         write_summary(&mut stdout, &tally)?;
     }
     Ok(if tally.unreadable {
@@ -116,13 +137,30 @@ pub fn check(paths: &[PathBuf]) -> Result<ExitCode, Failure> {
     })
 }
 
-fn check_one(out: &mut dyn WriteColor, input: &Input, tally: &mut Tally) -> io::Result<()> {
+fn check_one(
+    out: &mut dyn WriteColor,
+    input: &Input,
+    (format, time_limit): (Option<FormatArg>, Option<std::time::Duration>),
+    json: bool,
+    tally: &mut Tally,
+) -> io::Result<()> {
     let text = input.lossy_text();
-    let report = check_text(&text);
+    let findings: Vec<Finding> = match format_of(input, format) {
+        Format::Box => check_text(&text)
+            .diagnostics
+            .iter()
+            .map(Finding::from)
+            .collect(),
+        Format::Xsb => levels::check_findings(&text, time_limit),
+    };
     let file = SourceFile::new(&input.name, &text);
-    for diagnostic in &report.diagnostics {
-        report::emit(out, &file, diagnostic)?;
-        match diagnostic.severity {
+    for finding in &findings {
+        if json {
+            writeln!(out, "{}", report::json_line(&file, finding))?;
+        } else {
+            report::emit_finding(out, &file, finding)?;
+        }
+        match finding.severity {
             Severity::Error => tally.errors += 1,
             Severity::Warning => tally.warnings += 1,
             Severity::Information => {}

@@ -6,6 +6,27 @@ use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 
 use super::Failure;
+use crate::level::Format;
+
+/// `--format`: which reader to use whatever the file's name says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    // Sokoban levels (`.xsb`, `.sok`); no doc comments here: clap would then list the
+    // values one per line and push every option's help onto a line of its own.
+    Xsb,
+    // `.box` mazes (POJ 1475).
+    Box,
+}
+
+/// The format to read `input` as: `--format` when given, else its extension, else
+/// `.box` (standard input included).
+pub fn format_of(input: &Input, forced: Option<FormatArg>) -> Format {
+    match forced {
+        Some(FormatArg::Xsb) => Format::Xsb,
+        Some(FormatArg::Box) => Format::Box,
+        None => Format::of_name(&input.name).unwrap_or(Format::Box),
+    }
+}
 
 /// The most any command reads from one file or stream. The format's largest maze,
 /// 16,777,216 cells (`MAX_CELLS`), fits with a CRLF after every cell and room to spare;

@@ -1,5 +1,5 @@
-//! The command line: `solve`, `check`, `fmt`, `judge`, `render`, `hardest`, `gen`, `stress`, `lsp`
-//! and `completions`, thin clients of the core.
+//! The command line: `solve`, `check`, `fmt`, `judge`, `render`, `hardest`, `gen`, `stress`,
+//! `convert`, `lsp` and `completions`, thin clients of the core.
 
 mod check;
 mod fmt;
@@ -7,8 +7,10 @@ mod gen;
 mod hardest;
 mod input;
 mod judge;
+mod levels;
 mod render;
 mod report;
+mod solve_levels;
 mod stress;
 
 use std::io;
@@ -52,15 +54,39 @@ n s e w walk, N S E W push) or `Impossible.`, then a blank line. A maze with err
 is skipped (the others keep their numbers) and its diagnostics go to stderr, as do
 problems with recorded `; solution:` lines.
 
+Sokoban levels (.xsb, .sok): one line per level, `Level 3 \"Title\": LURD`,
+`Level 4 \"Title\": no solution` or `Level 5 \"Title\": unknown after 10 s`
+(--json: one object per level); a level with errors is reported on stderr and skipped.
+
 Examples:
   boxls solve examples/sample.box
   boxls solve < maze.in > maze.out
+  boxls solve --json --time-limit 30 --jobs 2 levels.xsb
 
 Exit codes: 0 every maze solved or impossible, 1 some maze has errors (or a recorded
 solution is illegal), 2 bad arguments or unreadable input.")]
     Solve {
-        /// The .box file to solve; standard input when absent or `-`.
+        /// The .box, .xsb or .sok file to solve; standard input when absent or `-`.
         file: Option<PathBuf>,
+        /// Read the input as this format whatever its name says (standard input:
+        /// `.box` unless given).
+        #[arg(long, value_enum)]
+        format: Option<input::FormatArg>,
+        /// Levels: one JSON object per level per line: {"level", "title", "status":
+        /// "solved"|"unsolvable"|"unknown", "solution", "pushes", "moves", "optimal",
+        /// "seconds"}.
+        #[arg(long)]
+        json: bool,
+        /// Levels: the time each level may take, in seconds.
+        #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = positive_seconds)]
+        time_limit: f64,
+        /// Levels: the fewest pushes, then the fewest moves (proved), instead of a
+        /// solution soon.
+        #[arg(long)]
+        optimal: bool,
+        /// Levels: how many to solve at once.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        jobs: usize,
         /// After each move string, a line `; 6 pushes · 28 moves · 2 box lines · 1 box
         /// turn · 2 walk segments` (box lines: runs of pushes in one direction; box
         /// turns: changes of push direction; walk segments: runs of walks).
@@ -72,16 +98,35 @@ solution is illegal), 2 bad arguments or unreadable input.")]
 Each diagnostic shows file:line:column, its code, the line and a caret, and the
 quick fix when there is one; a summary line ends the output.
 
+Sokoban levels (.xsb, .sok) get the static checks: cells, players, boxes and
+goals, the player's region, static deadlocks (dead-square, frozen-boxes,
+unmatched-boxes) and recorded `Solution:` lines.
+
 Examples:
   boxls check maze.box
-  boxls check mazes/*.box
+  boxls check mazes/*.box levels/*.xsb
+  boxls check --json levels/*.xsb
   cat maze.box | boxls check
 
 Exit codes: 0 no errors (warnings allowed), 1 some file has an error, 2 bad
 arguments or a file that cannot be read (the others are still checked).")]
     Check {
-        /// The .box files to check; standard input when none is given or for `-`.
+        /// The .box files to check; standard input when none is given or for `-`
+        /// (.xsb and .sok levels too).
         files: Vec<PathBuf>,
+        /// Read every file as this format whatever its name says (standard input:
+        /// `.box` unless given).
+        #[arg(long, value_enum)]
+        format: Option<input::FormatArg>,
+        /// One JSON object per diagnostic per line: {"file", "line", "column",
+        /// "endLine", "endColumn", "severity", "code", "message"}, 1-based, columns in
+        /// characters, the end just past the last character; no summary line.
+        #[arg(long)]
+        json: bool,
+        /// Levels: also solve each one for up to SECS seconds (`unsolvable`,
+        /// `solver-unknown`, recorded solutions worse than the solver's).
+        #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
+        time_limit: Option<f64>,
     },
     /// Lay .box files out canonically, in place.
     #[command(after_help = "\
@@ -93,8 +138,12 @@ renamed over it under a lock, and left as it is if it changed since it was read;
 with several hard links is written in place. Only regular files are rewritten:
 devices, FIFOs and read-only files are refused. `/dev/stdin` is standard input.
 
+Sokoban levels (.xsb, .sok): trailing blanks dropped, one blank line between levels,
+metadata, comments and cells kept; --run-length expand or compress rewrites the rows.
+
 Examples:
   boxls fmt maze.box                rewrite maze.box
+  boxls fmt --run-length expand levels.xsb
   boxls fmt --check mazes/*.box     list the files that would change
   boxls fmt < maze.box > tidy.box
 
@@ -103,12 +152,19 @@ would change, 2 bad arguments, unreadable input (or over 64 MiB), not a regular 
 read-only, an owner it cannot keep, a failed write or a file changed meanwhile (each
 left as it was).")]
     Fmt {
-        /// The .box files to rewrite; standard input to standard output when none is
-        /// given or for `-`.
+        /// The .box, .xsb or .sok files to rewrite; standard input to standard output
+        /// when none is given or for `-`.
         files: Vec<PathBuf>,
         /// Change nothing: name the files that would change, and exit 1 if any would.
         #[arg(long)]
         check: bool,
+        /// Read every file as this format whatever its name says (standard input:
+        /// `.box` unless given).
+        #[arg(long, value_enum)]
+        format: Option<input::FormatArg>,
+        /// Sokoban levels: keep run-length rows as written, expand or compress them.
+        #[arg(long, value_enum, default_value_t)]
+        run_length: levels::RunLengthArg,
     },
     /// Judge an answer file: accept any optimal answer per maze.
     #[command(after_help = "\
@@ -177,6 +233,15 @@ Exit codes: 0 printed, 2 bad arguments.")]
     Man,
     /// Run a solver on generated mazes; shrink the first failure to a small maze.
     Stress(stress::StressArgs),
+    /// Convert between .box mazes and .xsb levels (one box).
+    Convert(levels::ConvertArgs),
+}
+
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs <= 86_400.0 => Ok(secs),
+        _ => Err("expected seconds: a number above 0 and at most 86400".into()),
+    }
 }
 
 /// Exit code for unreadable input and bad arguments (clap uses the same).
@@ -185,9 +250,43 @@ const USAGE_ERROR: u8 = 2;
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Solve { file, metrics }) => check::solve(file.as_deref(), metrics),
-        Some(Command::Check { files }) => check::check(&files),
-        Some(Command::Fmt { files, check }) => fmt::fmt(&files, check),
+        Some(Command::Solve {
+            file,
+            metrics,
+            format,
+            json,
+            time_limit,
+            optimal,
+            jobs,
+        }) => check::solve(
+            file.as_deref(),
+            metrics,
+            format,
+            json,
+            solve_levels::SolveOptions {
+                time_limit: std::time::Duration::from_secs_f64(time_limit),
+                optimal,
+                jobs,
+            },
+        ),
+        Some(Command::Check {
+            files,
+            format,
+            json,
+            time_limit,
+        }) => check::check(
+            &files,
+            format,
+            json,
+            time_limit.map(std::time::Duration::from_secs_f64),
+        ),
+        Some(Command::Fmt {
+            files,
+            check,
+            format,
+            run_length,
+        }) => fmt::fmt(&files, check, format, run_length.into()),
+        Some(Command::Convert(args)) => levels::convert(args),
         Some(Command::Judge {
             input,
             output,

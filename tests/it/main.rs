@@ -13,6 +13,8 @@ mod incremental;
 mod judge;
 mod large;
 mod layering;
+mod levels;
+mod levels_cli;
 mod lsp;
 mod parser;
 mod props;

@@ -187,15 +187,24 @@ for _ in $(seq 1 240); do
 done
 
 say "code-server on 127.0.0.1:$port; driving Chromium"
-"$tools/venv/bin/python" "$here/drive.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
+# BOXLS_E2E_ONLY=NAME runs that one driver (drive, stress_failure or preview_perf), for
+# working on it; CI runs them all.
+only=${BOXLS_E2E_ONLY:-}
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+if want drive; then "$tools/venv/bin/python" "$here/drive.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
   --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)" \
   --server "$server" ${set_path:+--setting "$boxls" --only-hints}
+fi
 # Once, with the bundled server: `boxls stress` on a wrong solver and its failure file
 # opened (the diagnostic shown); the preview on 100×100, 1000×1000 and 2000×2000 rooms
 # (what is drawn, and the timings).
 if [ -z "$set_path" ]; then
-  "$tools/venv/bin/python" "$here/stress_failure.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
-    --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
-  "$tools/venv/bin/python" "$here/preview_perf.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
-    --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
+  if want stress_failure; then
+    "$tools/venv/bin/python" "$here/stress_failure.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
+      --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
+  fi
+  if want preview_perf; then
+    "$tools/venv/bin/python" "$here/preview_perf.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
+      --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
+  fi
 fi

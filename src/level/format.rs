@@ -1,0 +1,182 @@
+//! Canonical XSB: trailing blanks trimmed, runs of blank lines made one (none at the
+//! start or end), one blank line before each level after the first, metadata, comments
+//! and `Comment:` blocks kept as written (blank lines inside a block too), board rows
+//! kept, expanded or compressed. The file's first line break is used throughout.
+//! Formatting never changes what the file reads as, and twice is once.
+
+use super::parse::{board_rows, lines_of, parse, Kind};
+use super::rle::{compress_row, decode_row, expand_row};
+use crate::maze::{first_line_break, TextEdit};
+
+/// What the formatter does with run-length rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RunLength {
+    /// Each row as written.
+    #[default]
+    Keep,
+    /// Every row written out cell by cell, one row per line.
+    Expand,
+    /// Every run of two or more equal cells counted (`4#`), one row per line.
+    Compress,
+}
+
+/// The text laid out canonically.
+pub fn format(text: &str, run_length: RunLength) -> String {
+    let level_starts: Vec<usize> = parse(text)
+        .levels
+        .iter()
+        .skip(1)
+        .map(|level| level.extent.start)
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    let last_is_blank = |out: &[String]| out.last().is_some_and(|line| line.is_empty());
+    for line in lines_of(text) {
+        let written = text[line.content.clone()].trim_end();
+        match line.kind {
+            Kind::Blank => {
+                if !out.is_empty() && !last_is_blank(&out) {
+                    out.push(String::new());
+                }
+                continue;
+            }
+            _ if level_starts.binary_search(&line.content.start).is_ok()
+                && !out.is_empty()
+                && !last_is_blank(&out) =>
+            {
+                out.push(String::new());
+            }
+            _ => {}
+        }
+        match (line.kind, run_length) {
+            (Kind::Board, RunLength::Expand | RunLength::Compress) => {
+                for row in board_rows(text, line.content.clone()) {
+                    out.push(rewrite_row(&text[row.clone()], run_length));
+                }
+            }
+            _ => out.push(written.to_string()),
+        }
+    }
+    while last_is_blank(&out) {
+        out.pop();
+    }
+    let line_break = first_line_break(text);
+    let mut formatted = String::with_capacity(text.len());
+    for line in out {
+        formatted.push_str(&line);
+        formatted.push_str(line_break);
+    }
+    formatted
+}
+
+/// A row expanded or compressed; a row with a problem is left as written (rewriting
+/// it would drop what the diagnostic points at).
+fn rewrite_row(row: &str, run_length: RunLength) -> String {
+    if !decode_row(row, 0..row.len()).problems.is_empty() {
+        return row.to_string();
+    }
+    match run_length {
+        RunLength::Compress => compress_row(row),
+        _ => expand_row(row),
+    }
+}
+
+/// The one edit, covering whole lines, that turns `text` into its formatted text;
+/// `None` when it is formatted already.
+pub fn format_edit(text: &str, run_length: RunLength) -> Option<TextEdit> {
+    let formatted = format(text, run_length);
+    if formatted == text {
+        return None;
+    }
+    let (old, new) = (text.as_bytes(), formatted.as_bytes());
+    let mut prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    while !is_line_start(old, prefix) || !is_line_start(new, prefix) {
+        prefix -= 1;
+    }
+    let limit = old.len().min(new.len()) - prefix;
+    let mut suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(limit)
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !is_line_start(old, old.len() - suffix) || !is_line_start(new, new.len() - suffix) {
+        suffix -= 1;
+    }
+    Some(TextEdit {
+        range: prefix..old.len() - suffix,
+        new_text: formatted[prefix..new.len() - suffix].to_string(),
+    })
+}
+
+fn is_line_start(text: &[u8], at: usize) -> bool {
+    at == 0
+        || at == text.len()
+        || text[at - 1] == b'\n'
+        || (text[at - 1] == b'\r' && text[at] != b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::expect;
+
+    const MESSY: &str = "\n\n; Header  \n\n\n; 1\n\n####  \n#@$.#|####\nSolution: R  \n; 2\n\n\n\n  5#\n  #@*#\nComment:\n\nkept\nComment-End:\n\n\n";
+
+    #[test]
+    fn layout_is_canonical() {
+        expect![[r#"
+            ; Header
+
+            ; 1
+
+            ####
+            #@$.#|####
+            Solution: R
+            ; 2
+
+              5#
+              #@*#
+            Comment:
+
+            kept
+            Comment-End:
+        "#]]
+        .assert_eq(&format(MESSY, RunLength::Keep));
+    }
+
+    #[test]
+    fn run_length_expanded_or_compressed() {
+        expect![[r#"
+            ####
+            #@$.#
+            ####
+              #####
+              #@*#
+        "#]]
+        .assert_eq(&format("####\n#@$.#|4#\n  5#\n  #@*#\n", RunLength::Expand));
+        expect![[r#"
+            4#
+            #@$.#
+            4#
+            2 5#
+            2 #@*#
+        "#]]
+        .assert_eq(&format(
+            "####\n#@$.#|4#\n  5#\n  #@*#\n",
+            RunLength::Compress,
+        ));
+    }
+
+    #[test]
+    fn twice_is_once_and_the_edit_gives_the_same_text() {
+        for mode in [RunLength::Keep, RunLength::Expand, RunLength::Compress] {
+            let once = format(MESSY, mode);
+            assert_eq!(format(&once, mode), once);
+            let edit = format_edit(MESSY, mode).unwrap();
+            let mut edited = MESSY.to_string();
+            edited.replace_range(edit.range, &edit.new_text);
+            assert_eq!(edited, once);
+        }
+    }
+}
