@@ -76,7 +76,7 @@ pub enum RowProblem {
     StrayCount(Range<usize>),
     /// `0#`: a run of nothing.
     ZeroCount(Range<usize>),
-    /// A run past [`MAX_ROW_CELLS`](super::rle::MAX_ROW_CELLS).
+    /// A run past `MAX_ROW_CELLS` (65,536 cells).
     TooLong(Range<usize>),
     /// More cells than [`MAX_CELLS`] in all: the board is left empty.
     BoardTooLarge(Range<usize>),
@@ -219,8 +219,8 @@ pub struct Position {
 }
 
 impl Position {
-    /// The cell one step from `cell` in `direction` (an index into [`DIRECTIONS`]),
-    /// `None` past an edge.
+    /// The cell one step from `cell` in `direction` (an index into the board's
+    /// `DIRECTIONS`: up, down, left, right), `None` past an edge.
     pub fn step(&self, cell: usize, direction: usize) -> Option<usize> {
         let (dr, dc) = DIRECTIONS[direction];
         let row = (cell / self.width).checked_add_signed(dr)?;

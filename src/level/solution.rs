@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::board::Position;
 
-/// One move: a direction (an index into [`DIRECTIONS`](super::board::DIRECTIONS),
+/// One move: a direction (an index into the board's `DIRECTIONS`,
 /// `u d l r`), whether it is written as a push, and where it is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Move {
