@@ -3,9 +3,6 @@
 //! `convert` both ways (the sample survives the round trip byte for byte through
 //! `solve`), and `solve` on levels (text and `--json`).
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use expect_test::expect;
 
 struct Run {
@@ -14,24 +11,13 @@ struct Run {
     code: Option<i32>,
 }
 
+/// One run of the binary (the runner `gen.rs` has for every suite).
 fn run(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boxls"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the boxls binary runs");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    pipe.write_all(stdin.as_bytes()).expect("write stdin");
-    drop(pipe);
-    let output = child.wait_with_output().expect("boxls finishes");
+    let (stdout, stderr, code) = crate::gen::run(args, stdin.as_bytes());
     Run {
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-        code: output.status.code(),
+        stdout,
+        stderr,
+        code,
     }
 }
 
