@@ -166,24 +166,16 @@ async fn closing_every_document_gives_the_memory_back() {
         .await;
     cleared(&mut client, 101).await;
     let after = released_rss_mib(pid).await;
-    // Again: no growth from one round to the next.
-    client
-        .notify("textDocument/didOpen", open("file:///work/big.box", &big))
-        .await;
-    super::robust::settled_hints_of(&mut client, "file:///work/big.box").await;
-    let again = rss_mib(pid);
-    client
-        .notify(
-            "textDocument/didClose",
-            json!({ "textDocument": { "uri": "file:///work/big.box" } }),
-        )
-        .await;
-    cleared(&mut client, 1).await;
-    let after_again = released_rss_mib(pid).await;
+    // Then the big document alone, twice: the second and third rounds hold the same
+    // things (the big document's own results fill the cache the same way), so what
+    // they leave behind must be the same; round one left a different mix in the cache.
+    let (again, after_again) = big_document_round(&mut client, pid, &big).await;
+    let (_, after_third) = big_document_round(&mut client, pid, &big).await;
     eprintln!(
         "boxls RSS: baseline {baseline:.1} MiB, 100 documents {documents:.1} MiB, \
          + 10 MB document (peak) {peak:.1} MiB, after closing all {after:.1} MiB; \
-         10 MB document again {again:.1} MiB, closed {after_again:.1} MiB"
+         10 MB document again {again:.1} MiB, closed {after_again:.1} MiB, \
+         a third time closed {after_third:.1} MiB"
     );
     client.request("shutdown", Value::Null).await;
     client.notify("exit", Value::Null).await;
@@ -200,10 +192,37 @@ async fn closing_every_document_gives_the_memory_back() {
         after - baseline < CACHE_MIB + SLACK_MIB,
         "baseline {baseline:.1}, peak {peak:.1}, after {after:.1} MiB"
     );
+    for closed in [after_again, after_third] {
+        assert!(
+            closed - baseline < CACHE_MIB + SLACK_MIB,
+            "baseline {baseline:.1}, closed again {closed:.1} MiB"
+        );
+    }
+    // Where the cache's live entries sit decides which pages the allocator can give
+    // back: the same state measured 58 to 121 MiB (12 runs). A leak of the big
+    // document would add about 150 MiB a round (its peak over the closed state).
+    const ROUND_SLACK_MIB: f64 = 96.0;
     assert!(
-        after_again - baseline < CACHE_MIB + SLACK_MIB && after_again - after < SLACK_MIB,
-        "no leak from round to round: {after:.1} then {after_again:.1} MiB"
+        after_third - after_again < ROUND_SLACK_MIB,
+        "no leak from round to round: {after_again:.1} then {after_third:.1} MiB"
     );
+}
+
+/// Opens the big document, waits for its hints, closes it: RSS at its peak and once
+/// the memory is given back.
+async fn big_document_round(client: &mut Client, pid: u32, big: &str) -> (f64, f64) {
+    let uri = "file:///work/big.box";
+    client.notify("textDocument/didOpen", open(uri, big)).await;
+    super::robust::settled_hints_of(client, uri).await;
+    let peak = rss_mib(pid);
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .await;
+    cleared(client, 1).await;
+    (peak, released_rss_mib(pid).await)
 }
 
 /// Everything the server holds for a URI goes when it closes, and asking about a URI
