@@ -9,145 +9,14 @@ the .vsix and the workspace; each step saves a screenshot in the output folder.
 --only-hints runs the hints and the log's choice only (the second, boxls.path run).
 """
 
-import argparse
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, sync_playwright
 
 import preview_canvas
-
-# Generous: the machine may be busy with other builds; every wait polls the page.
-TIMEOUT = 90.0
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # root, in a container
-    "--disable-background-networking",  # the network is closed; don't try
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-gpu",
-]
-
-
-class Failure(Exception):
-    pass
-
-
-class Workbench:
-    """The VS Code page, with the few gestures the test needs."""
-
-    def __init__(self, page: Page, out: Path):
-        self.page = page
-        self.out = out
-        self.shots = 0
-        self.passed = 0
-
-    # --- waiting and looking -------------------------------------------------------
-
-    def wait_for(self, what: str, probe, timeout: float = TIMEOUT):
-        """Polls `probe()` until it returns something truthy; fails naming `what`."""
-        deadline = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < deadline:
-            try:
-                last = probe()
-            except PlaywrightError as err:  # the DOM changes under us while VS Code renders
-                last = err
-            else:
-                if last:
-                    return last
-            self.page.wait_for_timeout(250)
-        shot = self.shot("FAILED-" + re.sub(r"[^a-z0-9]+", "-", what.lower())[:40])
-        shot.with_suffix(".html").write_text(self.page.content())
-        raise Failure(f"timed out after {timeout:.0f}s waiting for {what}; last seen: {last!r}")
-
-    def shot(self, name: str):
-        self.shots += 1
-        path = self.out / f"{self.shots:02d}-{name}.png"
-        # Finished, not mid-fade: hovers and menus fade in.
-        self.page.screenshot(path=str(path), animations="disabled")
-        return path
-
-    def ok(self, step: str, name: str):
-        self.passed += 1
-        shot = self.shot(name)
-        print(f"ok {self.passed} {step} ({shot.name})", flush=True)
-
-    def text(self, selector: str) -> str:
-        return " ".join(self.page.locator(selector).all_inner_texts())
-
-    def editor_lines(self) -> dict:
-        """Line number -> rendered text (inlay hints included) of the visible lines of
-        the active editor, matched by their vertical position."""
-        lines = self.page.evaluate(
-            """() => {
-              const editor = document.querySelector('.editor-group-container.active .monaco-editor')
-                || document.querySelector('.monaco-editor');
-              if (!editor) return {};
-              const numbers = {};
-              for (const n of editor.querySelectorAll('.margin-view-overlays .line-numbers')) {
-                const top = n.parentElement.style.top || n.style.top;
-                numbers[top] = parseInt(n.textContent, 10);
-              }
-              const lines = {};
-              for (const l of editor.querySelectorAll('.view-lines .view-line')) {
-                const line = numbers[l.style.top];
-                if (line) lines[line] = l.textContent.replace(/\\u00a0/g, ' ');
-              }
-              return lines;
-            }"""
-        )
-        return {int(line): text for line, text in lines.items()}
-
-    # --- gestures --------------------------------------------------------------------
-
-    def command(self, title: str):
-        """Runs a command from the palette by its exact title."""
-        self.page.keyboard.press("F1")
-        box = self.page.locator(".quick-input-widget input")
-        box.wait_for(state="visible")
-        box.fill(">" + title)
-        row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
-            has=self.page.locator(".label-name", has_text=re.compile("^" + re.escape(title) + "$"))
-        )
-        self.wait_for(f"the command {title!r} in the palette", lambda: row.count() > 0 and row.first.is_visible())
-        row.first.click()
-
-    def open_file(self, name: str):
-        self.page.keyboard.press("Control+P")
-        box = self.page.locator(".quick-input-widget input")
-        box.wait_for(state="visible")
-        box.fill(name)
-        row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
-        self.wait_for(f"{name} in quick open", lambda: row.is_visible())
-        self.page.keyboard.press("Enter")
-        tab = self.page.locator(f".tabs-container .tab.active[data-resource-name='{name}']")
-        self.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
-        self.wait_for(f"{name}'s text", lambda: self.editor_lines())
-
-    def show_tab(self, name: str):
-        """Clicks an editor tab: a file's by its name, another (Settings) by its label."""
-        if name.endswith(".box"):
-            tab = self.page.locator(f".tabs-container .tab[data-resource-name='{name}']").first
-        else:
-            tab = self.page.locator(".tabs-container .tab", has_text=name).first
-        tab.click()
-        self.wait_for(f"the editor tab of {name}", lambda: "active" in (tab.get_attribute("class") or ""))
-        if name.endswith(".box"):
-            self.wait_for(f"{name}'s text", lambda: self.editor_lines())
-
-    def go_to(self, line: int, column: int = 1):
-        self.page.keyboard.press("Control+G")
-        box = self.page.locator(".quick-input-widget input")
-        box.wait_for(state="visible")
-        box.fill(f":{line}:{column}")
-        self.page.keyboard.press("Enter")
-        position = self.page.locator(".statusbar-item", has_text=f"Ln {line}, Col {column}")
-        self.wait_for(f"the cursor at {line}:{column}", lambda: position.count() > 0)
+from workbench import Failure, Workbench, arguments, fresh_folder, header_lines, run
 
 
 # --- what the sample should show ----------------------------------------------------------
@@ -160,15 +29,7 @@ def plural(n: int, one: str, many: str) -> str:
 def expected_hints(sample: Path, answers: Path) -> dict:
     """Header line -> the hint text, from the judge's answers in sample.out."""
     moves = [m for m in re.findall(r"Maze #\d+\n(.*)\n", answers.read_text())]
-    headers = []
-    lines = sample.read_text().splitlines()
-    i = 0
-    while i < len(lines):
-        m = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", lines[i])
-        if m and (int(m[1]), int(m[2])) != (0, 0):
-            headers.append(i + 1)
-            i += int(m[1])
-        i += 1
+    headers = header_lines(sample.read_text())
     assert len(headers) == len(moves), (headers, moves)
     hints = {}
     for line, answer in zip(headers, moves):
@@ -517,19 +378,6 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     wb.ok("typing redraws the preview: unsolvable, broken, then the replay again", "preview-typing")
 
 
-def headers_in(text: str) -> list:
-    """The 1-based line of each maze header in `text` (the `0 0` terminator left out)."""
-    lines = text.splitlines()
-    out, i = [], 0
-    while i < len(lines):
-        m = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", lines[i])
-        if m and (int(m[1]), int(m[2])) != (0, 0):
-            out.append(i + 1)
-            i += int(m[1])
-        i += 1
-    return out
-
-
 def box_here(boxls: str, rows: list) -> dict:
     """(r, c) -> (pushes, moves) or None, for the box starting on each free cell (the
     maze's S and T kept), from one `boxls solve` per cell: independent of the server's
@@ -568,7 +416,7 @@ def step_make_hardest(wb: Workbench):
     wb.show_tab("sample.box")
     before = saved_text(wb, "sample.box")
     expected = subprocess.run([wb.boxls, "hardest", "--maze", "1", "-"], input=before, capture_output=True, text=True, check=True).stdout
-    header = headers_in(before)[0]
+    header = header_lines(before)[0]
     old_row = before.splitlines()[header]
     new_row, solution = expected.splitlines()[header : header + 2]
     if new_row == old_row or not solution.startswith("; solution: "):
@@ -629,7 +477,7 @@ def step_difficulty_layer(wb: Workbench, text: str):
     """The preview's difficulty layer on maze 3: each free cell shaded by its pushes,
     the legend's range, and hovering a cell (in the preview and in the editor) says what
     the box would need from there — all checked against `boxls solve` per cell."""
-    header = headers_in(text)[2]
+    header = header_lines(text)[2]
     rows = maze_rows_of(text, header)
     costs = box_here(wb.boxls, rows)
     solvable = {cell: cost for cell, cost in costs.items() if cost}
@@ -919,45 +767,23 @@ def cli_problems(boxls: str, file: Path) -> list:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--url", required=True)
-    ap.add_argument("--workspace", required=True, type=Path)
-    ap.add_argument("--boxls", required=True)
-    ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap = arguments()
     ap.add_argument("--server", required=True)
     ap.add_argument("--setting", default="")
     ap.add_argument("--only-hints", action="store_true")
     args = ap.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    for old in [*args.out.glob("*.png"), *args.out.glob("*.html")]:
-        old.unlink()
-
     root = Path(__file__).resolve().parents[4]
     hints = expected_hints(root / "examples/sample.box", root / "examples/sample.out")
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.set_default_timeout(TIMEOUT * 1000)
-        wb = Workbench(page, args.out)
-        wb.workspace = args.workspace
-        wb.boxls = args.boxls
-        try:
-            page.goto(args.url)
-            wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
-            if args.only_hints:
-                step_hints(wb, hints)
-                wb.command("View: Toggle Output")  # the panel (closed until now)
-                step_log(wb, [started_line(args.server, args.setting), "Server running"])
-            else:
-                run_steps(wb, root, args.boxls, hints, args.server, args.setting)
-        except Failure as err:
-            print(f"FAILED: {err}", file=sys.stderr)
-            sys.exit(1)
-        finally:
-            browser.close()
-    print(f"vscode-e2e: {wb.passed} passed, screenshots in {args.out}")
+    def steps(wb: Workbench):
+        if args.only_hints:
+            step_hints(wb, hints)
+            wb.command("View: Toggle Output")  # the panel (closed until now)
+            step_log(wb, [started_line(args.server, args.setting), "Server running"])
+        else:
+            run_steps(wb, root, args.boxls, hints, args.server, args.setting)
+
+    run(args, fresh_folder(args.out), "vscode-e2e", steps)
 
 
 if __name__ == "__main__":

@@ -9,19 +9,15 @@ Only what is not a timing is asserted; the figures are printed as a report
 (`preview-perf: …` lines), compared with the goals of the README's table.
 """
 
-import argparse
 import re
 import statistics
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import sync_playwright
 
 import preview_canvas
-from drive import CHROMIUM_ARGS, TIMEOUT, Failure, Workbench
+from workbench import TIMEOUT, Failure, Workbench, arguments, fresh_folder, run
 
 # In the workbench page: every requestAnimationFrame gap and every long task, so the
 # longest stall of VS Code's own main thread can be read while the preview plays.
@@ -355,40 +351,22 @@ def type_in_notes(wb: Workbench, text: str) -> list:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--url", required=True)
-    ap.add_argument("--workspace", required=True, type=Path)
-    ap.add_argument("--boxls", required=True)
-    ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap = arguments()
     ap.add_argument("--sizes", default="100,1000,2000")
     args = ap.parse_args()
-    out = args.out / "preview-perf"
-    out.mkdir(parents=True, exist_ok=True)
-    for old in [*out.glob("*.png"), *out.glob("*.html")]:
-        old.unlink()
+    out = fresh_folder(args.out / "preview-perf")
     (args.workspace / "notes.txt").write_text("notes\n")
     sizes = [int(v) for v in args.sizes.split(",")]
     # Every file before the first quick open, which lists the folder once.
     for n in sizes:
         write_room(args.workspace, n)
     report = Report()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.set_default_timeout(TIMEOUT * 1000)
-        wb = Workbench(page, out)
-        try:
-            page.goto(args.url)
-            wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
-            for n in sizes:
-                run_size(wb, args.workspace, args.boxls, n, report)
-        except Failure as err:
-            print(f"FAILED: {err}", file=sys.stderr)
-            sys.exit(1)
-        finally:
-            browser.close()
-    print(f"preview-perf: {wb.passed} passed, screenshots in {out}")
+
+    def steps(wb: Workbench):
+        for n in sizes:
+            run_size(wb, args.workspace, args.boxls, n, report)
+
+    run(args, out, "preview-perf", steps)
 
 
 if __name__ == "__main__":

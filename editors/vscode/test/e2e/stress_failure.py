@@ -8,16 +8,14 @@ hover is the manual's picture of a stress session (a copy is committed under doc
     python stress_failure.py --url URL --workspace DIR --boxls PATH --out DIR [--solver NAME]
 """
 
-import argparse
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
 
-from drive import CHROMIUM_ARGS, TIMEOUT, Failure, Workbench, cli_problems, problems
+from drive import cli_problems, problems
+from workbench import Failure, Workbench, arguments, fresh_folder, run
 
 FILE = "stress-failure.box"
 CODES = ("solution-not-optimal", "solution-illegal")
@@ -105,38 +103,20 @@ def step_failure_file(wb: Workbench, file: Path, expected: list):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--url", required=True)
-    ap.add_argument("--workspace", required=True, type=Path)
-    ap.add_argument("--boxls", required=True)
-    ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap = arguments()
     ap.add_argument("--solver", default="nested_first_path")
     args = ap.parse_args()
-    out = args.out / "stress-failure"
-    out.mkdir(parents=True, exist_ok=True)
-    for old in [*out.glob("*.png"), *out.glob("*.html")]:
-        old.unlink()
+    out = fresh_folder(args.out / "stress-failure")
     root = Path(__file__).resolve().parents[4]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.set_default_timeout(TIMEOUT * 1000)
-        wb = Workbench(page, out)
-        try:
-            file = run_stress(args.boxls, root, args.workspace, args.solver, out)
-            expected = [p for p in cli_problems(args.boxls, file) if p[0] in CODES]
-            if not expected:
-                raise Failure(f"boxls check should flag the recorded answer with one of {CODES}")
-            page.goto(args.url)
-            wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
-            step_failure_file(wb, file, expected)
-        except Failure as err:
-            print(f"FAILED: {err}", file=sys.stderr)
-            sys.exit(1)
-        finally:
-            browser.close()
-    print(f"stress-failure: {wb.passed} passed, screenshots in {out}")
+
+    def steps(wb: Workbench):
+        file = run_stress(args.boxls, root, args.workspace, args.solver, out)
+        expected = [p for p in cli_problems(args.boxls, file) if p[0] in CODES]
+        if not expected:
+            raise Failure(f"boxls check should flag the recorded answer with one of {CODES}")
+        step_failure_file(wb, file, expected)
+
+    run(args, out, "stress-failure", steps)
 
 
 if __name__ == "__main__":
