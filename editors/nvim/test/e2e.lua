@@ -819,6 +819,15 @@ local function main()
   check(wait_for(function()
     return client:is_stopped()
   end, 5000), 'the server exits after shutdown/exit')
+  -- Without the server, each command that needs it says so (and does nothing else).
+  vim.api.nvim_set_current_buf(vim.fn.bufnr(sample))
+  local before = lines(0)
+  for _, command in ipairs({ 'BoxSolve', 'BoxPlay', 'BoxHardest' }) do
+    local from = #notes + 1
+    vim.cmd(command)
+    check(noted('the language server is not attached to this buffer', from) ~= nil, ':' .. command .. ' without the server says it is not attached')
+  end
+  check(vim.deep_equal(lines(0), before), 'without the server the commands change nothing', table.concat(lines(0), '\n'))
 
   check_waiting(tmp)
 end

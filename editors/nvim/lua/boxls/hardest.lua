@@ -83,9 +83,9 @@ end
 ---@param keep boolean
 function M.run(keep)
   local bufnr = vim.api.nvim_get_current_buf()
-  local client = boxls.client(bufnr)
+  local client = boxls.attached(bufnr)
   if not client then
-    return notify('the language server is not attached to this buffer (see :checkhealth boxls)', vim.log.levels.WARN)
+    return
   end
   local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
   local made = keep and 'made hardest keeping its target' or 'made hardest'

@@ -121,6 +121,18 @@ function M.client(bufnr)
   return vim.lsp.get_clients({ bufnr = bufnr or 0, name = 'boxls' })[1]
 end
 
+--- The boxls client attached to `bufnr`; nil after telling the user it is not attached
+--- (what every command that talks to the server says first).
+---@param bufnr integer
+---@return vim.lsp.Client?
+function M.attached(bufnr)
+  local client = M.client(bufnr)
+  if not client then
+    notify('the language server is not attached to this buffer (see :checkhealth boxls)', vim.log.levels.WARN)
+  end
+  return client
+end
+
 ---------------------------------------------------------------------------
 -- The mazes as the server knows them: its typed requests (the manual, "Custom requests").
 -- What a maze's state means is read from `status` and the fields beside it, never
@@ -367,9 +379,9 @@ end
 --- solve is done; otherwise, if there is nothing to write, says why.
 function M.solve()
   local bufnr = vim.api.nvim_get_current_buf()
-  local client = M.client(bufnr)
+  local client = M.attached(bufnr)
   if not client then
-    return notify('the language server is not attached to this buffer (see :checkhealth boxls)', vim.log.levels.WARN)
+    return
   end
   -- The maze under the cursor now, wherever the cursor goes while it is solved.
   local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
@@ -405,9 +417,9 @@ end
 --- says which; waits for mazes still being solved; or says why there is none to write.
 function M.solve_all()
   local bufnr = vim.api.nvim_get_current_buf()
-  local client = M.client(bufnr)
+  local client = M.attached(bufnr)
   if not client then
-    return notify('the language server is not attached to this buffer (see :checkhealth boxls)', vim.log.levels.WARN)
+    return
   end
   local range = vim.lsp.util.make_range_params(0, client.offset_encoding).range
   local function solving(mazes)

@@ -637,9 +637,9 @@ end
 --- still being solved (on `boxls/settled`); says why there is nothing to play.
 function M.open()
   local bufnr = vim.api.nvim_get_current_buf()
-  local client = boxls.client(bufnr)
+  local client = boxls.attached(bufnr)
   if not client then
-    return notify('the language server is not attached to this buffer (see :checkhealth boxls)')
+    return
   end
   local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
   local function attempt(tries)
