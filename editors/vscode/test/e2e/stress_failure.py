@@ -23,12 +23,14 @@ CODES = ("solution-not-optimal", "solution-illegal")
 
 def run_stress(boxls: str, root: Path, workspace: Path, solver: str, out: Path) -> Path:
     """The session the manual's stress chapter shows, `boxls stress --seed 1 -- python3 SOLVER.py`, run
-    in the workspace beside a copy of the solver, as a user would."""
+    in the workspace beside a copy of the solver, as a user would; with a minute per run
+    instead of two seconds, so that a busy machine cannot turn its wrong answer into a
+    time-limit failure (seen at load 10: a 3×5 maze still running after 2000 ms)."""
     for name in (f"{solver}.py", "boxlib.py"):
         shutil.copy(root / "tests/stress" / name, workspace / name)
     file = workspace / FILE
     file.unlink(missing_ok=True)
-    command = [boxls, "stress", "--seed", "1", "--", "python3", f"{solver}.py"]
+    command = [boxls, "stress", "--seed", "1", "--timeout-ms", "60000", "--", "python3", f"{solver}.py"]
     ran = subprocess.run(command, cwd=workspace, capture_output=True, text=True, timeout=600)
     (out / "session.txt").write_text(ran.stdout)
     for line in ran.stdout.splitlines():
