@@ -114,11 +114,16 @@ function M.diagnostic_opts()
   return type(opts) == 'table' and opts or M.DIAGNOSTICS
 end
 
---- The boxls client attached to `bufnr`, if any.
+--- The boxls client attached to `bufnr`, if any: a stopped client is listed until its
+--- exit is handled, and a request to it fails (`Invalid request`), so it does not count.
 ---@param bufnr? integer
 ---@return vim.lsp.Client?
 function M.client(bufnr)
-  return vim.lsp.get_clients({ bufnr = bufnr or 0, name = 'boxls' })[1]
+  for _, client in ipairs(vim.lsp.get_clients({ bufnr = bufnr or 0, name = 'boxls' })) do
+    if not client:is_stopped() then
+      return client
+    end
+  end
 end
 
 --- The boxls client attached to `bufnr`; nil after telling the user it is not attached
