@@ -126,9 +126,9 @@ fn level_summary(text: &str, level: &Level, name: &str) -> String {
 fn pushes_to_goal(position: &Position, from: usize) -> Option<usize> {
     let mut distance = vec![usize::MAX; position.walls.len()];
     let mut queue = VecDeque::new();
-    for cell in 0..position.walls.len() {
+    for (cell, distance) in distance.iter_mut().enumerate() {
         if position.goals[cell] && !position.walls[cell] {
-            distance[cell] = 0;
+            *distance = 0;
             queue.push_back(cell);
         }
     }
