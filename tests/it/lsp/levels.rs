@@ -137,7 +137,7 @@ const EVERY_CODE: &str = "\
 Title: first
 Title: again
 #####
-#@$x.#
+#@$é.#
 #0 3
 #####
 
@@ -590,16 +590,26 @@ async fn box_only_requests_on_levels_answer_empty() {
     let settled = client.settle(XSB).await;
     assert_eq!(settled["version"], 1);
     // Inserting a solution names no maze of a Sokoban document: said, not applied.
-    let answer = client
-        .request_raw(
-            "workspace/executeCommand",
-            json!({ "command": "boxls.insertSolution", "arguments": [XSB, 1] }),
-        )
-        .await;
-    assert!(
-        answer.get("result").is_some() || answer.get("error").is_some(),
-        "{answer}"
-    );
+    let commands = [
+        json!({ "command": "boxls.insertSolution", "arguments": [XSB, 1] }),
+        json!({ "command": "boxls.insertAllSolutions", "arguments": [XSB] }),
+    ];
+    let mut shown = Vec::new();
+    for command in commands {
+        let answer = client
+            .request_raw("workspace/executeCommand", command)
+            .await;
+        let said = client
+            .wait_for(|m| m["method"] == "window/showMessage")
+            .await;
+        shown.push(format!(
+            "{} / {}",
+            answer["result"], said["params"]["message"]
+        ));
+    }
+    expect![[r#"
+        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: the server does not solve them"
+        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: the server does not solve them""#]].assert_eq(&shown.join("\n"));
     assert!(
         !client
             .server_requests
