@@ -14,6 +14,7 @@ mod design;
 mod diagnostics;
 mod hover;
 mod lens;
+mod levels;
 mod replay;
 mod state;
 mod status;
@@ -28,6 +29,7 @@ pub use design::{cell_at, cell_hover, hardest_fix, hardest_title, hardest_title_
 pub use diagnostics::{diagnostics, maze_diagnostics, preamble_diagnostics, status_diagnostics};
 pub use hover::{hover, HoverFormat};
 pub use lens::{lenses, Lens};
+pub use levels::{level_folding_ranges, level_hover, level_symbols, level_tokens, LevelFile};
 pub use replay::{board_after, replay, Board, Frame, Replay};
 pub use state::{maze_state, maze_state_at, maze_states, MazeState, Recorded, StateKind};
 pub use status::{counts, summary, DeadSquares, MazeStatus};

@@ -316,8 +316,14 @@ impl Backend {
 }
 
 /// The edit `write` makes in `view`; `Err` says why there is none (a maze without a
-/// solution to write), for the user.
+/// solution to write, a Sokoban document), for the user.
 pub fn written(write: &Write, view: &View) -> std::result::Result<WorkspaceEdit, String> {
+    if view.levels.is_some() {
+        return Err(
+            "no solution is written into Sokoban levels (.xsb, .sok) yet: the server does not solve them"
+                .to_string(),
+        );
+    }
     match write {
         Write::Insert { uri, index } => {
             ide::insert_solution(&view.file(), *index).map(|edit| view.workspace_edit(uri, &[edit]))

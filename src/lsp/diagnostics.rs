@@ -1,4 +1,4 @@
-//! Diagnostics: the IDE layer's, converted; pushed (`publishDiagnostics`) or pulled
+//! Diagnostics: the IDE layer's (a Sokoban document's: its level checks), converted; pushed (`publishDiagnostics`) or pulled
 //! (`textDocument/diagnostic`) as the client prefers.
 //!
 //! Each maze's diagnostics are converted once and kept with the document
@@ -12,7 +12,10 @@ use tower_lsp_server::ls_types::{self as lsp, DiagnosticSeverity, NumberOrString
 
 use super::sections::{Made, MazeDiagnostics, Reuse};
 use super::view::View;
+use std::ops::Range;
+
 use crate::ide;
+use crate::level;
 use crate::maze::{Diagnostic, Severity};
 
 /// The document's diagnostics, in source order, and the mazes' conversions made now
@@ -21,6 +24,10 @@ pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Made<MazeDiagnostics>) {
     let mut reuse = Reuse::new(view.version, &view.statuses, &view.kept);
     if let Some(problem) = &view.out_of_sync {
         return (vec![out_of_sync(problem)], reuse.made());
+    }
+    if let Some(levels) = view.levels() {
+        let all = levels.diagnostics().iter().map(|d| level_to_lsp(view, d));
+        return (all.collect(), reuse.made());
     }
     let file = view.file();
     let mut all: Vec<lsp::Diagnostic> = ide::preamble_diagnostics(&file)
@@ -82,16 +89,45 @@ fn moved(diagnostic: &lsp::Diagnostic, lines: u32, down: bool) -> lsp::Diagnosti
 }
 
 pub fn to_lsp(view: &View, diagnostic: &Diagnostic) -> lsp::Diagnostic {
+    let Diagnostic {
+        code,
+        severity,
+        range,
+        message,
+        ..
+    } = diagnostic;
+    converted(view, range, *severity, code.as_str(), message)
+}
+
+/// A level check's diagnostic (a Sokoban document's), converted.
+fn level_to_lsp(view: &View, diagnostic: &level::Diagnostic) -> lsp::Diagnostic {
+    let level::Diagnostic {
+        code,
+        severity,
+        range,
+        message,
+        ..
+    } = diagnostic;
+    converted(view, range, *severity, code.as_str(), message)
+}
+
+fn converted(
+    view: &View,
+    range: &Range<usize>,
+    severity: Severity,
+    code: &str,
+    message: &str,
+) -> lsp::Diagnostic {
     lsp::Diagnostic {
-        range: view.range(diagnostic.range.clone()),
-        severity: Some(match diagnostic.severity {
+        range: view.range(range.clone()),
+        severity: Some(match severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
             Severity::Information => DiagnosticSeverity::INFORMATION,
         }),
-        code: Some(NumberOrString::String(diagnostic.code.as_str().to_string())),
+        code: Some(NumberOrString::String(code.to_string())),
         source: Some("boxls".to_string()),
-        message: diagnostic.message.clone(),
+        message: message.to_string(),
         ..lsp::Diagnostic::default()
     }
 }

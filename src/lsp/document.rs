@@ -1,6 +1,7 @@
 //! One document's text as the server holds it: the rope, the text and its incremental
 //! parse following every change, and beside each maze its key, what is known of its
-//! solve and its kept sections. Plain data: `state.rs` holds one per open URI.
+//! solve and its kept sections; for a Sokoban document (`.xsb`/`.sok`), its levels read
+//! and checked instead. Plain data: `state.rs` holds one per open URI.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use super::grid_key::GridKey;
 use super::position::{byte_range, Encoding};
 use super::sections::{Kept, Made, Section};
 use crate::ide::{DeadSquares, MazeStatus};
+use crate::level::{self, CheckedFile, Format};
 use crate::maze::{parse, Maze, ParsedFile, Splice};
 
 /// One open document. Cloning is cheap (everything in it is shared).
@@ -20,9 +22,14 @@ use crate::maze::{parse, Maze, ParsedFile, Splice};
 /// directly, so a keystroke costs one maze's parse, not the whole file's. Beside each
 /// maze of the parse sit its key (hashed once, when the maze is read) and its status,
 /// kept across versions: an edit replaces only the entries of the mazes it re-read.
+///
+/// A Sokoban document has no mazes (its parse is empty, so the `.box` features find
+/// nothing to answer about): its `levels` are read and checked again after each change.
 #[derive(Clone)]
 pub struct Document {
     pub version: i32,
+    /// How the text is read: fixed when the document is opened.
+    pub format: Format,
     pub rope: Rope,
     pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
@@ -35,15 +42,21 @@ pub struct Document {
     /// Why the server's copy no longer follows the client's (a change it could not
     /// apply), until the client sends the whole text again or re-opens the document.
     pub out_of_sync: Option<Arc<str>>,
+    /// A Sokoban document's levels and their diagnostics (`None` for `.box`).
+    pub levels: Option<Arc<CheckedFile>>,
 }
 
 impl Document {
-    pub fn new(version: i32, text: &str) -> Document {
-        let parsed = parse(text);
+    pub fn new(version: i32, text: &str, format: Format) -> Document {
+        let parsed = match format {
+            Format::Box => parse(text),
+            Format::Xsb => ParsedFile::default(),
+        };
         let (keys, statuses) = unsolved(&parsed.mazes);
         let kept = vec![Kept::default(); keys.len()];
         Document {
             version,
+            format,
             rope: Rope::from_str(text),
             text: Arc::new(text.to_string()),
             parsed: Arc::new(parsed),
@@ -51,6 +64,7 @@ impl Document {
             statuses: Arc::new(statuses),
             kept: Arc::new(kept),
             out_of_sync: None,
+            levels: checked_levels(text, format),
         }
     }
 
@@ -142,7 +156,7 @@ impl Document {
                     let bytes = byte_range(&self.rope, range, encoding);
                     self.edit(bytes, &change.text);
                 }
-                None => *self = Document::new(version, &change.text),
+                None => *self = Document::new(version, &change.text, self.format),
             }
         }
         self.version = version;
@@ -160,6 +174,12 @@ impl Document {
         // still does, `make_mut` copies rather than changing what it sees.
         let text = Arc::make_mut(&mut self.text);
         text.replace_range(bytes.clone(), new_text);
+        if self.format == Format::Xsb {
+            // A collection's checks are cheap next to typing (Microban's 155 levels in
+            // a few milliseconds), so the whole file is read again.
+            self.levels = checked_levels(text, self.format);
+            return;
+        }
         let parsed = Arc::make_mut(&mut self.parsed);
         let splice = parsed.update(text, bytes, new_text.len());
         self.follow(splice);
@@ -201,6 +221,13 @@ impl Document {
         if self.rope != self.text.as_str() {
             return Err("the rope and the text disagree");
         }
+        if let Some(levels) = &self.levels {
+            let fresh = level::check(&self.text);
+            if levels.collection != fresh.collection || levels.diagnostics != fresh.diagnostics {
+                return Err("the levels differ from a fresh reading of the text");
+            }
+            return Ok(());
+        }
         if *self.parsed != parse(&self.text) {
             return Err("the incremental parse differs from a full parse");
         }
@@ -221,6 +248,25 @@ pub enum Unapplied {
     OutOfSync(Arc<str>),
     /// The document was already out of sync and the change brings no whole text.
     StillOutOfSync,
+}
+
+/// Which format a document opened with `language_id` at `uri` is read in: the
+/// language the client names (`sokoban`, `box`), else the file name's extension
+/// (`.xsb`, `.sok`), else `.box`.
+pub fn format_of(language_id: &str, uri: &str) -> Format {
+    match language_id {
+        "sokoban" => Format::Xsb,
+        "box" => Format::Box,
+        _ => {
+            let path = uri.split(['?', '#']).next().unwrap_or(uri);
+            Format::of_name(path).unwrap_or(Format::Box)
+        }
+    }
+}
+
+/// A Sokoban text's levels, read and checked; nothing for `.box`.
+fn checked_levels(text: &str, format: Format) -> Option<Arc<CheckedFile>> {
+    (format == Format::Xsb).then(|| Arc::new(level::check(text)))
 }
 
 /// Keys and first statuses for freshly read mazes: `Solving` until looked up.

@@ -7,7 +7,10 @@ use crate::ide::{self, HoverFormat};
 
 pub fn hover(view: &View, offset: usize) -> Option<Hover> {
     let format = view.support.hover_format;
-    let (text, range) = ide::hover(&view.file(), offset, format)?;
+    let (text, range) = match view.levels() {
+        Some(levels) => ide::level_hover(&levels, offset, format)?,
+        None => ide::hover(&view.file(), offset, format)?,
+    };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: match format {

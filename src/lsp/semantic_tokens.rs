@@ -8,7 +8,8 @@
 //! and kept with the document (`sections.rs`; lines counted from its first line) until
 //! the maze, its status or its dead squares change; only the first token of each
 //! section needs its line delta redone. So `full/delta` after a keystroke encodes the
-//! maze it touched.
+//! maze it touched. A Sokoban document has no mazes: its answer is one section, the
+//! whole text's tokens.
 
 use std::sync::Arc;
 
@@ -24,7 +25,10 @@ use crate::ide::{self, Token};
 
 /// The tokens of the lines overlapping `bytes`.
 pub fn tokens_in(view: &View, bytes: std::ops::Range<usize>) -> Vec<SemanticToken> {
-    let tokens = ide::tokens(&view.file(), bytes.clone());
+    let tokens = match view.levels() {
+        Some(levels) => ide::level_tokens(&levels, bytes.clone()),
+        None => ide::tokens(&view.file(), bytes.clone()),
+    };
     encode(view, bytes.start, &tokens)
 }
 

@@ -18,7 +18,7 @@ use super::capabilities::{server_capabilities, ClientSupport};
 use super::code_actions::Unresolved;
 use super::commands::{self, Command};
 use super::config::Config;
-use super::document::Unapplied;
+use super::document::{format_of, Unapplied};
 use super::panics::panic_message;
 use super::position::Encoding;
 use super::state::State;
@@ -155,8 +155,9 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
+        let format = format_of(&document.language_id, document.uri.as_str());
         self.state
-            .opened(document.uri, document.version, &document.text)
+            .opened(document.uri, document.version, &document.text, format)
             .await;
     }
 

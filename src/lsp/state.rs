@@ -41,6 +41,7 @@ use super::semantic_tokens::LastAnswer;
 use super::solves::{Limits, Solves, Ticket};
 use super::view::{Dead, View};
 use crate::ide::MazeStatus;
+use crate::level::Format;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Settings {
@@ -174,9 +175,10 @@ impl State {
 
     // ---- Document sync ----
 
-    /// `didOpen`: a new record (replacing one left by an earlier open), then solves.
-    pub async fn opened(self: &Arc<Self>, uri: Uri, version: i32, text: &str) {
-        let record = OpenDocument::new(Document::new(version, text));
+    /// `didOpen`: a new record (replacing one left by an earlier open), then solves;
+    /// `format` (from the language id or the name) says how the text is read.
+    pub async fn opened(self: &Arc<Self>, uri: Uri, version: i32, text: &str, format: Format) {
+        let record = OpenDocument::new(Document::new(version, text, format));
         self.lock_open().insert(uri.clone(), record);
         self.changed(&uri).await;
     }
@@ -209,7 +211,7 @@ impl State {
             Ok(Ok(())) => Ok(()),
             Ok(Err(_)) => Err(Unapplied::StillOutOfSync),
             Err(_) => {
-                *document = Document::new(old_version, &old_rope.to_string());
+                *document = Document::new(old_version, &old_rope.to_string(), document.format);
                 let problem: Arc<str> = Arc::from("a change could not be applied (internal error)");
                 document.mark_out_of_sync(version, problem.clone());
                 Err(Unapplied::OutOfSync(problem))
@@ -274,6 +276,7 @@ impl State {
         let settings = self.settings();
         View {
             version: document.version,
+            levels: document.levels,
             rope: document.rope,
             text: document.text,
             parsed: document.parsed,

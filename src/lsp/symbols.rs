@@ -1,5 +1,6 @@
 //! Document symbols (nested, or flat `SymbolInformation` for clients without
-//! hierarchical support) and folding ranges.
+//! hierarchical support) and folding ranges: one per maze, or per level of a Sokoban
+//! collection.
 
 use tower_lsp_server::ls_types::{
     DocumentSymbol, DocumentSymbolResponse, FoldingRange, FoldingRangeKind, Location,
@@ -11,7 +12,10 @@ use crate::ide;
 
 pub fn document_symbols(view: &View, uri: &Uri) -> DocumentSymbolResponse {
     let hierarchical = view.support.hierarchical_symbols;
-    let symbols = ide::symbols(&view.file());
+    let symbols = match view.levels() {
+        Some(levels) => ide::level_symbols(&levels),
+        None => ide::symbols(&view.file()),
+    };
     if !hierarchical {
         #[allow(deprecated)] // `deprecated` is a required field of the type.
         let flat = symbols
@@ -45,7 +49,11 @@ pub fn document_symbols(view: &View, uri: &Uri) -> DocumentSymbolResponse {
 }
 
 pub fn folding_ranges(view: &View) -> Vec<FoldingRange> {
-    ide::folding_ranges(&view.file())
+    let ranges = match view.levels() {
+        Some(levels) => ide::level_folding_ranges(&levels),
+        None => ide::folding_ranges(&view.file()),
+    };
+    ranges
         .into_iter()
         .filter_map(|(extent, collapsed)| {
             let start = view.position(extent.start).line;

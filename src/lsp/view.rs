@@ -16,12 +16,15 @@ use super::capabilities::ClientSupport;
 use super::config::Config;
 use super::position::{self, Encoding};
 use super::sections::Kept;
-use crate::ide::{FileView, MazeStatus};
+use crate::ide::{FileView, LevelFile, MazeStatus};
+use crate::level::CheckedFile;
 use crate::maze::{ParsedFile, TextEdit};
 
 /// Everything a feature needs to answer one request about one document.
 pub struct View {
     pub version: i32,
+    /// A Sokoban document's levels (its `parsed` has no mazes); `None` for `.box`.
+    pub levels: Option<Arc<CheckedFile>>,
     pub rope: Rope,
     pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,
@@ -58,6 +61,15 @@ impl View {
             statuses: &self.statuses,
             options: self.config.ide_options(),
         }
+    }
+
+    /// A Sokoban document as the IDE layer sees it; `None` for a `.box` document.
+    pub fn levels(&self) -> Option<LevelFile<'_>> {
+        self.levels.as_deref().map(|checked| LevelFile {
+            text: &self.text,
+            checked,
+            options: self.config.ide_options(),
+        })
     }
 
     pub fn range(&self, bytes: Range<usize>) -> LspRange {

@@ -7,6 +7,7 @@ mod design_busy;
 pub mod edits;
 mod extensions;
 mod features;
+mod levels;
 mod process;
 mod robust;
 mod soak;

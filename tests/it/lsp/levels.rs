@@ -1,0 +1,656 @@
+//! Sokoban documents (`.xsb`/`.sok`) in the server, driven over JSON-RPC as an editor
+//! would: the level checks as diagnostics on every change (the same as `boxls check`
+//! reports), symbols and folding per level, hover on cells, semantic tokens,
+//! formatting, `.box`-only requests answering empty, and the given collections clean.
+
+use expect_test::expect;
+use serde_json::{json, Value};
+
+use super::client::{apply_edits, Client};
+use super::{edit, summarize};
+
+const XSB: &str = "file:///work/levels.xsb";
+
+async fn open(client: &mut Client, uri: &str, language: &str, text: &str, version: i64) {
+    let document = json!({ "uri": uri, "languageId": language, "version": version, "text": text });
+    client
+        .notify("textDocument/didOpen", json!({ "textDocument": document }))
+        .await;
+}
+
+/// Sends `edits` as one `didChange` of `uri`; the client's new copy of the text.
+async fn change(
+    client: &mut Client,
+    uri: &str,
+    text: &str,
+    version: i64,
+    edits: &[Value],
+) -> String {
+    let mut updated = text.to_string();
+    for edit in edits {
+        updated = apply_edits(&updated, std::slice::from_ref(edit), client.utf8);
+    }
+    let document = json!({ "uri": uri, "version": version });
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": document, "contentChanges": edits }),
+        )
+        .await;
+    updated
+}
+
+/// The diagnostics published for `uri` at `version` (the first such publication:
+/// a Sokoban document publishes once per version).
+async fn published(client: &mut Client, uri: &str, version: i64) -> Value {
+    let message = client
+        .wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["version"] == json!(version)
+        })
+        .await;
+    message["params"]["diagnostics"].clone()
+}
+
+fn severities(diagnostics: &Value) -> Vec<u64> {
+    diagnostics
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["severity"].as_u64())
+        .collect()
+}
+
+fn at(line: u32, character: u32) -> Value {
+    json!({ "line": line, "character": character })
+}
+
+const ROOM: &str = "; 1\n\n#######\n#.   .#\n# $$  #\n#@    #\n#######\n";
+
+#[tokio::test]
+async fn typing_a_frozen_pair_warns_on_both_boxes_and_fixing_it_clears_them() {
+    let (mut client, _) = Client::initialized(false).await;
+    open(&mut client, XSB, "sokoban", ROOM, 1).await;
+    assert_eq!(published(&mut client, XSB, 1).await, json!([]));
+    // Two boxes typed on the top row: four boxes, two goals.
+    let text = change(&mut client, XSB, ROOM, 2, &[edit((3, 2), (3, 4), "$$")]).await;
+    expect![[r#"box-goal-mismatch@2:0-2:7 4 boxes but 2 goals: a level has as many of each"#]]
+        .assert_eq(&summarize(&published(&mut client, XSB, 2).await));
+    // The old pair cleared: the new one sits frozen against the wall, off the goals.
+    let text = change(&mut client, XSB, &text, 3, &[edit((4, 2), (4, 4), "  ")]).await;
+    assert_eq!(text, "; 1\n\n#######\n#.$$ .#\n#     #\n#@    #\n#######\n");
+    let frozen = published(&mut client, XSB, 3).await;
+    expect![[r#"
+        frozen-boxes@3:2-3:3 frozen: this box and 1 other can never move again, and not all of them are on goals
+        frozen-boxes@3:3-3:4 frozen: this box and 1 other can never move again, and not all of them are on goals"#]]
+    .assert_eq(&summarize(&frozen));
+    assert_eq!(severities(&frozen), [2, 2], "warnings");
+    // One box moved down (one change of two edits): nothing frozen.
+    let edits = [edit((3, 3), (3, 4), " "), edit((4, 3), (4, 4), "$")];
+    let text = change(&mut client, XSB, &text, 4, &edits).await;
+    assert_eq!(text, "; 1\n\n#######\n#.$  .#\n#  $  #\n#@    #\n#######\n");
+    assert_eq!(published(&mut client, XSB, 4).await, json!([]));
+    let copy = client
+        .request(
+            "boxls/documentText",
+            json!({ "textDocument": { "uri": XSB } }),
+        )
+        .await;
+    assert_eq!(
+        copy,
+        json!(text),
+        "the server's copy, checked against a fresh reading"
+    );
+}
+
+#[tokio::test]
+async fn the_language_id_or_else_the_extension_says_a_document_is_levels() {
+    let (mut client, _) = Client::initialized(false).await;
+    let frozen = "#######\n#.$$  #\n#.  @ #\n#######\n";
+    for (uri, language, version) in [
+        ("file:///work/a.sok", "plaintext", 1),
+        ("file:///work/b.txt", "sokoban", 2),
+        ("file:///work/c.XSB", "", 3),
+    ] {
+        open(&mut client, uri, language, frozen, version).await;
+        let codes: Vec<String> = published(&mut client, uri, version)
+            .await
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["code"].as_str().map(str::to_string))
+            .collect();
+        assert_eq!(codes, ["frozen-boxes", "frozen-boxes"], "{uri} {language}");
+    }
+    // A `.box` document is read as a maze, whatever its text looks like.
+    open(&mut client, "file:///work/d.box", "box", frozen, 4).await;
+    let as_box = published(&mut client, "file:///work/d.box", 4).await;
+    expect![[r#"
+        bad-header@0:0-0:7 expected a header `rows columns` (two positive integers)
+        missing-terminator@3:0-3:7 the file does not end with the `0 0` terminator"#]]
+    .assert_eq(&summarize(&as_box));
+}
+
+/// One level per static code, in the order `boxls check` reports them.
+const EVERY_CODE: &str = "\
+Title: first
+Title: again
+#####
+#@$é.#
+#0 3
+#####
+
+######
+# $..#
+######
+
+#####
+#@@+#
+#$ .#
+#####
+
+####
+#@.#
+####
+
+#####
+#@$ .
+#####
+
+#######
+#@$.#$#
+#####.#
+###*###
+#######
+
+#####
+#$ .#
+# @ #
+#####
+
+#######
+#.$$  #
+#.  @ #
+#######
+
+#######
+#.$ $ #
+#@   .#
+#######
+
+######
+#@$ .#
+#    #
+######
+Solution: RR
+Solution: RdrruLdlluRR
+Solution: RRx
+Solution: rR
+Solution: R
+Comment:
+never ended
+";
+
+/// Every code the level checks have without the solver.
+const STATIC_CODES: [&str; 18] = [
+    "unknown-character",
+    "bad-run-length",
+    "missing-player",
+    "duplicate-player",
+    "box-goal-mismatch",
+    "missing-box",
+    "open-border",
+    "unreachable-box",
+    "unreachable-goal",
+    "unterminated-comment",
+    "duplicate-metadata",
+    "solution-not-lurd",
+    "solution-illegal",
+    "solution-incomplete",
+    "solution-not-optimal",
+    "dead-square",
+    "frozen-boxes",
+    "unmatched-boxes",
+];
+
+#[tokio::test]
+async fn every_static_code_reaches_the_editor_as_boxls_check_reports_it() {
+    let (mut client, _) = Client::initialized(false).await;
+    open(&mut client, XSB, "sokoban", EVERY_CODE, 1).await;
+    let diagnostics = published(&mut client, XSB, 1).await;
+    let ours: Vec<String> = diagnostics
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|d| {
+            let r = &d["range"];
+            let severity = match d["severity"].as_u64() {
+                Some(1) => "error",
+                Some(2) => "warning",
+                Some(3) => "information",
+                _ => "?",
+            };
+            format!(
+                "{}:{}-{}:{} {severity} {} {}",
+                r["start"]["line"].as_u64().unwrap_or(0) + 1,
+                r["start"]["character"].as_u64().unwrap_or(0) + 1,
+                r["end"]["line"].as_u64().unwrap_or(0) + 1,
+                r["end"]["character"].as_u64().unwrap_or(0) + 1,
+                d["code"].as_str().unwrap_or("?"),
+                d["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    for code in STATIC_CODES {
+        assert!(
+            ours.iter().any(|line| line.contains(&format!(" {code} "))),
+            "`{code}` never reached the editor:\n{}",
+            ours.join("\n")
+        );
+    }
+    // The command line on the same file: the same diagnostics, positions 1-based.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("every.xsb");
+    std::fs::write(&path, EVERY_CODE).expect("written");
+    let path = path.to_str().expect("a UTF-8 path");
+    let (stdout, stderr, _) = crate::gen::run(&["check", "--json", path], b"");
+    let cli: Vec<String> = stdout
+        .lines()
+        .map(|line| {
+            let d: Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}\n{stderr}"));
+            format!(
+                "{}:{}-{}:{} {} {} {}",
+                d["line"],
+                d["column"],
+                d["endLine"],
+                d["endColumn"],
+                d["severity"].as_str().unwrap_or("?"),
+                d["code"].as_str().unwrap_or("?"),
+                d["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(ours, cli);
+}
+
+const THREE: &str = "\
+; Three small ones
+
+; 1
+
+#####
+#@$.#
+#####
+
+Title: Second
+####
+#@ #
+#$ #
+#. #
+####
+
+'Third'
+######
+#.$@ #
+######
+Solution: L
+";
+
+#[tokio::test]
+async fn symbols_and_folding_are_one_per_level() {
+    let (mut client, _) = Client::initialized(false).await;
+    open(&mut client, XSB, "sokoban", THREE, 1).await;
+    let doc = json!({ "textDocument": { "uri": XSB } });
+    let symbols = client
+        .request("textDocument/documentSymbol", doc.clone())
+        .await;
+    let shown: Vec<String> = symbols
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let (r, sel) = (&s["range"], &s["selectionRange"]);
+            format!(
+                "{} [{}] {}:{}-{}:{} selects {}:{}-{}:{}",
+                s["name"].as_str().unwrap_or(""),
+                s["detail"].as_str().unwrap_or(""),
+                r["start"]["line"],
+                r["start"]["character"],
+                r["end"]["line"],
+                r["end"]["character"],
+                sel["start"]["line"],
+                sel["start"]["character"],
+                sel["end"]["line"],
+                sel["end"]["character"],
+            )
+        })
+        .collect();
+    expect![[r#"
+        1 [5×3 · 1 box] 2:0-6:5 selects 2:2-2:3
+        Second [4×5 · 1 box] 8:0-13:4 selects 8:7-8:13
+        Third [6×3 · 1 box] 15:0-19:11 selects 15:1-15:6"#]]
+    .assert_eq(&shown.join("\n"));
+    let folds = client.request("textDocument/foldingRange", doc).await;
+    let shown: Vec<String> = folds
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| {
+            format!(
+                "{}-{} {}",
+                f["startLine"],
+                f["endLine"],
+                f["collapsedText"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    expect![[r#"
+        2-6 1
+        8-13 Second
+        15-19 Third"#]]
+    .assert_eq(&shown.join("\n"));
+}
+
+async fn hover_at(client: &mut Client, line: u32, character: u32) -> String {
+    let params = json!({ "textDocument": { "uri": XSB }, "position": at(line, character) });
+    let hover = client.request("textDocument/hover", params).await;
+    let range = &hover["range"];
+    format!(
+        "{}:{}-{}:{}\n{}",
+        range["start"]["line"],
+        range["start"]["character"],
+        range["end"]["line"],
+        range["end"]["character"],
+        hover["contents"]["value"].as_str().unwrap_or("(none)")
+    )
+}
+
+#[tokio::test]
+async fn hover_names_the_cell_and_the_deadlock_a_box_is_in() {
+    let (mut client, _) = Client::initialized(false).await;
+    let text = "Title: Pair\n#######\n#.$$  #\n#.  @ #\n#######\nSolution: uL\n";
+    open(&mut client, XSB, "sokoban", text, 1).await;
+    let mut shown = Vec::new();
+    // A frozen box, a dead corner, the level's title line.
+    for (line, character) in [(2, 3), (3, 5), (0, 3)] {
+        shown.push(hover_at(&mut client, line, character).await);
+    }
+    expect![[r#"
+        2:3-2:4
+        **Pair** · row 2, column 4: a box
+
+        `frozen-boxes`: frozen: this box and 1 other can never move again, and not all of them are on goals
+        ----
+        3:5-3:6
+        **Pair** · row 3, column 6: floor
+
+        a dead square: a box here can never be pushed to a goal
+        ----
+        null:null-null:null
+        **Pair**: 7×4 · 2 boxes · 2 goals · 10 floor cells
+
+        recorded solution: does not solve the level"#]].assert_eq(&shown.join("\n----\n"));
+    // Past the level's text: nothing.
+    let params = json!({ "textDocument": { "uri": XSB }, "position": at(9, 0) });
+    assert_eq!(
+        client.request("textDocument/hover", params).await,
+        Value::Null
+    );
+}
+
+/// The tokens of a whole-document answer as `line:column "text" kind[+dead]`.
+fn decoded(text: &str, data: &Value) -> Vec<String> {
+    let kinds = boxls::ide::TOKEN_KINDS;
+    let lines: Vec<&str> = text.lines().collect();
+    let numbers: Vec<u64> = data
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_u64)
+        .collect();
+    let (mut line, mut column) = (0u64, 0u64);
+    numbers
+        .chunks(5)
+        .map(|t| {
+            if t[0] > 0 {
+                column = 0;
+            }
+            line += t[0];
+            column += t[1];
+            let row = lines.get(line as usize).copied().unwrap_or("");
+            let piece: String = row
+                .chars()
+                .skip(column as usize)
+                .take(t[2] as usize)
+                .collect();
+            let kind = kinds.get(t[3] as usize).copied().unwrap_or("?");
+            let dead = if t[4] & 1 == 1 { "+dead" } else { "" };
+            format!("{line}:{column} {piece:?} {kind}{dead}")
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn semantic_tokens_draw_the_board_and_follow_an_edit() {
+    let (mut client, _) = Client::initialized(false).await;
+    let text = "; 1\n#######\n#@ $ .#\n#  *  #\n#######\nSolution: r2R\n\n; 2\n3#|#@$.#|3#\n";
+    open(&mut client, XSB, "sokoban", text, 1).await;
+    let doc = json!({ "textDocument": { "uri": XSB } });
+    let full = client
+        .request("textDocument/semanticTokens/full", doc.clone())
+        .await;
+    expect![[r########"
+        0:0 "; 1" comment
+        1:0 "#######" rock
+        2:0 "#" rock
+        2:1 "@" player+dead
+        2:2 " " free
+        2:3 "$" box
+        2:4 " " free
+        2:5 "." target
+        2:6 "#" rock
+        3:0 "#" rock
+        3:1 " " free+dead
+        3:2 " " free
+        3:3 "*" box
+        3:4 " " free
+        3:5 " " free+dead
+        3:6 "#" rock
+        4:0 "#######" rock
+        5:10 "r" walk
+        5:11 "2" number
+        5:12 "R" push
+        7:0 "; 2" comment
+        8:0 "3#" rock
+        8:3 "#" rock
+        8:4 "@" player+dead
+        8:5 "$" box
+        8:6 "." target
+        8:7 "#" rock
+        8:9 "3#" rock"########]]
+    .assert_eq(&decoded(text, &full["data"]).join("\n"));
+    // A range asks for its lines only.
+    let params =
+        json!({ "textDocument": { "uri": XSB }, "range": { "start": at(2, 0), "end": at(2, 3) } });
+    let ranged = client
+        .request("textDocument/semanticTokens/range", params)
+        .await;
+    let full_line_2: Vec<String> = decoded(text, &full["data"])
+        .into_iter()
+        .filter(|t| t.starts_with("2:"))
+        .collect();
+    let mut relative = ranged["data"].clone();
+    // The range's first token is counted from line 0: the same encoding.
+    assert_eq!(decoded(text, &relative.take()), full_line_2);
+    // A box pushed onto the goal: the delta brings the tokens up to date.
+    let text = change(&mut client, XSB, text, 2, &[edit((2, 3), (2, 6), "  *")]).await;
+    let previous = full["resultId"].clone();
+    let params = json!({ "textDocument": { "uri": XSB }, "previousResultId": previous });
+    let delta = client
+        .request("textDocument/semanticTokens/full/delta", params)
+        .await;
+    let old: Vec<u64> = full["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_u64)
+        .collect();
+    let mut patched = old.clone();
+    for edit in delta["edits"].as_array().into_iter().flatten() {
+        let start = edit["start"].as_u64().unwrap_or(0) as usize;
+        let count = edit["deleteCount"].as_u64().unwrap_or(0) as usize;
+        let data: Vec<u64> = edit["data"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_u64)
+            .collect();
+        patched.splice(start..start + count, data);
+    }
+    let fresh = client
+        .request("textDocument/semanticTokens/full", doc)
+        .await;
+    assert_eq!(json!(patched), fresh["data"]);
+    assert!(decoded(&text, &fresh["data"]).contains(&"2:5 \"*\" box".to_string()));
+}
+
+#[tokio::test]
+async fn formatting_gives_canonical_xsb_and_then_nothing() {
+    let (mut client, _) = Client::initialized(false).await;
+    let text = "Title: One   \n#####  \n#@$.#\n#####\n\n\n\n; two\n####\n#@*#\n####\n\n\n";
+    open(&mut client, XSB, "sokoban", text, 1).await;
+    let params = json!({ "textDocument": { "uri": XSB }, "options": { "tabSize": 4, "insertSpaces": true } });
+    let edits = client
+        .request("textDocument/formatting", params.clone())
+        .await;
+    let edits = edits.as_array().cloned().unwrap_or_default();
+    let formatted = apply_edits(text, &edits, false);
+    expect![[r#"
+        Title: One
+        #####
+        #@$.#
+        #####
+
+        ; two
+        ####
+        #@*#
+        ####
+    "#]]
+    .assert_eq(&formatted);
+    assert_eq!(
+        formatted,
+        boxls::level::format(text, boxls::level::RunLength::Keep)
+    );
+    let formatted_copy = change(&mut client, XSB, text, 2, &[json!({ "text": formatted })]).await;
+    assert_eq!(published(&mut client, XSB, 2).await, json!([]));
+    let again = client.request("textDocument/formatting", params).await;
+    assert_eq!(
+        again,
+        json!([]),
+        "formatted once is formatted: {formatted_copy:?}"
+    );
+}
+
+#[tokio::test]
+async fn box_only_requests_on_levels_answer_empty() {
+    let (mut client, _) = Client::initialized(false).await;
+    open(&mut client, XSB, "sokoban", THREE, 1).await;
+    let doc = json!({ "uri": XSB });
+    let whole = json!({ "start": at(0, 0), "end": at(20, 0) });
+    let on_a_box = at(5, 2);
+    let hints = client
+        .request(
+            "textDocument/inlayHint",
+            json!({ "textDocument": doc, "range": whole }),
+        )
+        .await;
+    assert_eq!(hints, json!([]));
+    let lenses = client
+        .request("textDocument/codeLens", json!({ "textDocument": doc }))
+        .await;
+    assert_eq!(lenses, json!([]));
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({ "textDocument": doc, "range": { "start": on_a_box, "end": on_a_box }, "context": { "diagnostics": [] } }),
+        )
+        .await;
+    assert_eq!(actions, json!([]));
+    let at_box = json!({ "textDocument": doc, "position": on_a_box });
+    for method in ["boxls/maze", "boxls/replay", "boxls/difficulty"] {
+        let answer = client.request_raw(method, at_box.clone()).await;
+        assert_eq!(answer["result"], Value::Null, "{method}: {answer}");
+    }
+    let mazes = client
+        .request("boxls/mazes", json!({ "textDocument": doc }))
+        .await;
+    assert_eq!(mazes, json!({ "version": 1, "mazes": [] }));
+    let settled = client.settle(XSB).await;
+    assert_eq!(settled["version"], 1);
+    // Inserting a solution names no maze of a Sokoban document: said, not applied.
+    let commands = [
+        json!({ "command": "boxls.insertSolution", "arguments": [XSB, 1] }),
+        json!({ "command": "boxls.insertAllSolutions", "arguments": [XSB] }),
+    ];
+    let mut shown = Vec::new();
+    for command in commands {
+        let answer = client
+            .request_raw("workspace/executeCommand", command)
+            .await;
+        let said = client
+            .wait_for(|m| m["method"] == "window/showMessage")
+            .await;
+        shown.push(format!(
+            "{} / {}",
+            answer["result"], said["params"]["message"]
+        ));
+    }
+    expect![[r#"
+        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: the server does not solve them"
+        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: the server does not solve them""#]].assert_eq(&shown.join("\n"));
+    assert!(
+        !client
+            .server_requests
+            .iter()
+            .any(|r| r["method"] == "workspace/applyEdit"),
+        "no edit applied to a Sokoban document"
+    );
+}
+
+#[tokio::test]
+async fn every_level_of_the_given_collections_opens_without_a_diagnostic() {
+    let (mut client, _) = Client::initialized(false).await;
+    for (version, name) in [
+        (1, "Microban_155.xsb"),
+        (2, "XSokoban_90.xsb"),
+        (3, "Sasquatch_50.xsb"),
+    ] {
+        let path = format!("{}/tests/levels/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the collection");
+        let uri = format!("file:///work/{name}");
+        open(&mut client, &uri, "sokoban", &text, version).await;
+        let diagnostics = published(&mut client, &uri, version).await;
+        assert_eq!(
+            diagnostics,
+            json!([]),
+            "{name}: {}",
+            summarize(&diagnostics)
+        );
+        let symbols = client
+            .request(
+                "textDocument/documentSymbol",
+                json!({ "textDocument": { "uri": uri } }),
+            )
+            .await;
+        let levels = symbols.as_array().map_or(0, Vec::len);
+        let expected: usize = name
+            .trim_end_matches(".xsb")
+            .rsplit('_')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert_eq!(levels, expected, "{name}: one symbol per level");
+    }
+}
