@@ -379,6 +379,10 @@ def step_sokoban_level(wb: Workbench, boxls: str):
         raise Failure(f"boxls check should find the two frozen boxes {boxes}: {expected}")
     wb.wait_for(f"the Problems panel to list {boxes}", lambda: problems(wb, name) == boxes)
     print(f"   problems: {problems(wb, name)}")
+    # Rows are words to VS Code: the language's defaults keep its suggestions from
+    # popping up over the board while typing.
+    if wb.page.locator(".editor-widget.suggest-widget.visible").count():
+        raise Failure("typing into a level opened the suggestions")
     wb.ok(f"walls typed above the boxes: the Problems panel lists frozen-boxes on both ({boxes})", "sokoban-frozen")
 
     wb.page.keyboard.press("Control+Z")
