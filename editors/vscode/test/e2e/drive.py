@@ -348,6 +348,11 @@ def step_sokoban_level(wb: Workbench, boxls: str):
     wb.open_file(name)
     language = wb.page.locator(".statusbar-item", has_text="Sokoban level")
     wb.wait_for("the language mode Sokoban level in the status bar", lambda: language.count() > 0)
+    # The preview is for .box mazes: its title-bar button (step_preview clicks it on
+    # sample.box) is not offered on a level.
+    preview = wb.page.locator(".editor-group-container.active .editor-actions .action-label[aria-label^='Open Preview to the Side']")
+    if preview.count():
+        raise Failure("the preview's button is offered on a Sokoban level")
     # The first box: the server's token (it read the document) on the grammar's scope.
     wb.go_to(line + 1, column)
     wb.command("Developer: Inspect Editor Tokens and Scopes")
