@@ -21,6 +21,11 @@
 ;; Flymake, hover (the optimal counts, the moves and the maze drawn) in ElDoc, and
 ;; code actions (`M-x eglot-code-actions': "Insert optimal solution", the quick fixes).
 ;;
+;; `boxls-sokoban-mode' edits Sokoban levels (`.xsb', `.sok'): the board cells in the
+;; same faces, metadata, comments and solutions; Eglot runs the same server on them
+;; (language id `sokoban'), so Flymake shows the level checks and the deadlocks
+;; (`frozen-boxes', `dead-square', ...) as you type.
+;;
 ;; Set-up:
 ;;
 ;;   (add-to-list 'load-path "/path/to/boxls/editors/emacs")
@@ -130,16 +135,93 @@ Start the boxls language server with \\[eglot].
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.box\\'" . boxls-mode))
 
+;;; Sokoban levels
+
+(defconst boxls-sokoban--row-regexp
+  "^[ \t]*[-_ #@+$*.|0-9]*[-_#@+$*.][-_ #@+$*.|0-9]*$"
+  "A board line as the Sokoban tools tell one: cells, run-length counts and `|'.")
+
+(defconst boxls-sokoban--moves-regexp
+  "^[ \t]*[0-9]*[udlrUDLR][udlrUDLR0-9 \t]*$"
+  "A line of LURD moves (under a `Solution:' line).")
+
+(defun boxls-sokoban--cells (regexp)
+  "A font-lock matcher for REGEXP in board lines only.
+Titles and comments hold `#' and `.' too; only rows are cells."
+  (lambda (limit)
+    (let (found)
+      (while (and (not found) (re-search-forward regexp limit t))
+        (setq found (save-excursion
+                      (save-match-data
+                        (beginning-of-line)
+                        (looking-at boxls-sokoban--row-regexp)))))
+      found)))
+
+(defconst boxls-sokoban-font-lock-keywords
+  `(("^[ \t]*::.*$" 0 'font-lock-comment-face)
+    ("^[ \t]*\\([Ss]olution[^:\n]*\\):.*$" 0 'boxls-solution-face)
+    (,boxls-sokoban--moves-regexp 0 'boxls-solution-face)
+    ("^[ \t]*\\([Tt]itle\\)[ \t]*:[ \t]*\\(.*\\)$"
+     (1 'font-lock-keyword-face) (2 'font-lock-function-name-face))
+    ("^[ \t]*\\([A-Za-z][-A-Za-z0-9 _().]*\\)[ \t]*:" 1 'font-lock-keyword-face)
+    (,(boxls-sokoban--cells "[0-9]+") . 'boxls-header-face)
+    (,(boxls-sokoban--cells "#") . 'boxls-rock-face)
+    (,(boxls-sokoban--cells "[-_]") . 'boxls-floor-face)
+    (,(boxls-sokoban--cells "[@+]") . 'boxls-player-face)
+    (,(boxls-sokoban--cells "[$*]") . 'boxls-box-face)
+    (,(boxls-sokoban--cells "\\.") . 'boxls-target-face))
+  "Font-lock rules for `boxls-sokoban-mode'.
+The cells of board rows in the `.box' faces (a wall as rock, `@' and `+'
+as the player, `$' and `*' as a box, `.' as a goal), run-length counts
+as headers; `Key:' metadata, titles, `::' comments and solutions.")
+
+(defvar boxls-sokoban-mode-syntax-table
+  (let ((table (make-syntax-table)))
+    ;; `;' to the end of the line is a comment (`::' lines are fontified as ones).
+    (modify-syntax-entry ?\; "<" table)
+    (modify-syntax-entry ?\n ">" table)
+    (dolist (cell '(?# ?. ?@ ?+ ?$ ?* ?- ?_))
+      (modify-syntax-entry cell "_" table))
+    (modify-syntax-entry ?\" "." table)
+    table)
+  "Syntax table for `boxls-sokoban-mode'.")
+
+;;;###autoload
+(define-derived-mode boxls-sokoban-mode prog-mode "Sokoban"
+  "Major mode for Sokoban level files (`.xsb', `.sok': many boxes).
+Start the boxls language server with \\[eglot]: it reads the buffer
+as levels (language id `sokoban') and reports deadlocks as you type.
+
+\\{boxls-sokoban-mode-map}"
+  :syntax-table boxls-sokoban-mode-syntax-table
+  (setq-local comment-start "; ")
+  (setq-local comment-end "")
+  (setq-local comment-start-skip ";+[ \t]*")
+  (setq-local comment-use-syntax t)
+  (setq-local truncate-lines t)
+  (setq-local indent-tabs-mode nil)
+  (setq-local font-lock-defaults '(boxls-sokoban-font-lock-keywords nil nil)))
+
+;;;###autoload
+(add-to-list 'auto-mode-alist '("\\.\\(?:xsb\\|sok\\)\\'" . boxls-sokoban-mode))
+
 (defun boxls-eglot-contact (&optional _interactive)
-  "Return the command for Eglot to run in a .box buffer.
+  "Return the command for Eglot to run in a .box or Sokoban level buffer.
 That is `boxls-program' and the argument `lsp'."
   (list boxls-program "lsp"))
 
 (defvar eglot-server-programs)
 
+;; One entry per mode: Eglot 1.9 sends one language id per server, and the server
+;; reads a document by it (`box', or `sokoban' for levels).  Each mode is given as a
+;; list of one (MODE :language-id ID): Eglot 1.9 would count the keyword and the id
+;; as managed modes of a bare (MODE :language-id ID).
 ;;;###autoload
 (with-eval-after-load 'eglot
-  (add-to-list 'eglot-server-programs '(boxls-mode . boxls-eglot-contact)))
+  (add-to-list 'eglot-server-programs
+               '(((boxls-sokoban-mode :language-id "sokoban")) . boxls-eglot-contact))
+  (add-to-list 'eglot-server-programs
+               '(((boxls-mode :language-id "box")) . boxls-eglot-contact)))
 
 (provide 'boxls-mode)
 

@@ -1,4 +1,4 @@
-;;; mode-test.el --- Batch tests of boxls-mode: file association, faces, comments, Eglot entry -*- lexical-binding: t -*-
+;;; mode-test.el --- Batch tests of boxls-mode and boxls-sokoban-mode: file association, faces, comments, Eglot entry -*- lexical-binding: t -*-
 
 ;; Run from the repository root (.ci/editors does):
 ;;   emacs -batch -L editors/emacs -l editors/emacs/test/mode-test.el -f ert-run-tests-batch-and-exit
@@ -125,5 +125,100 @@
     (should (equal (nth 3 (eglot--guess-contact)) '("boxls" "lsp")))
     (let ((boxls-program "/opt/boxls/bin/boxls"))
       (should (equal (nth 3 (eglot--guess-contact)) '("/opt/boxls/bin/boxls" "lsp"))))))
+
+;;; Sokoban levels
+
+(defconst boxls-test-level
+  "; Level #1 of two
+Title: The #1 level.
+Author: boxls
+#######
+#     #
+# $$  #
+# @   #
+#..  *#
+#######
+Solution: 2rUl
+  dD
+:: a raw comment
+3#|#+*#|3#
+"
+  "A level with metadata, a solution over two lines, a comment and a run-length row.")
+
+(defmacro boxls-test-with-level (&rest body)
+  "Run BODY in a fontified `boxls-sokoban-mode' buffer holding `boxls-test-level'."
+  (declare (indent 0))
+  `(with-temp-buffer
+     (insert boxls-test-level)
+     (boxls-sokoban-mode)
+     (font-lock-ensure)
+     ,@body))
+
+(ert-deftest boxls-sokoban-mode-auto-mode ()
+  "A .xsb and a .sok file open in `boxls-sokoban-mode'; a .box file does not."
+  (dolist (ext '(".xsb" ".sok"))
+    (let ((file (make-temp-file "boxls-test" nil ext boxls-test-level)))
+      (unwind-protect
+          (with-current-buffer (find-file-noselect file)
+            (unwind-protect (should (eq major-mode 'boxls-sokoban-mode))
+              (kill-buffer)))
+        (delete-file file))))
+  (boxls-test-with-file
+    (should (eq major-mode 'boxls-mode))))
+
+(ert-deftest boxls-sokoban-mode-faces ()
+  "Board cells in the .box faces, only in rows; metadata, solutions and comments."
+  (boxls-test-with-level
+    (should (eq (boxls-test-face-at 4 0) 'boxls-rock-face))
+    (should (eq (boxls-test-face-at 6 2) 'boxls-box-face))
+    (should (eq (boxls-test-face-at 7 2) 'boxls-player-face))
+    (should (eq (boxls-test-face-at 8 1) 'boxls-target-face))
+    (should (eq (boxls-test-face-at 8 5) 'boxls-box-face))
+    ;; The run-length row: a count, walls, the player and a box on goals.
+    (should (eq (boxls-test-face-at 13 0) 'boxls-header-face))
+    (should (eq (boxls-test-face-at 13 1) 'boxls-rock-face))
+    (should (eq (boxls-test-face-at 13 4) 'boxls-player-face))
+    (should (eq (boxls-test-face-at 13 5) 'boxls-box-face))
+    ;; `#' and `.' in a title or a comment are not cells.
+    (should (eq (boxls-test-face-at 2 0) 'font-lock-keyword-face))
+    (should (eq (boxls-test-face-at 2 11) 'font-lock-function-name-face))
+    (should (eq (boxls-test-face-at 2 19) 'font-lock-function-name-face))
+    (should (memq (boxls-test-face-at 1 8) '(font-lock-comment-face font-lock-comment-delimiter-face)))
+    (should (eq (boxls-test-face-at 3 0) 'font-lock-keyword-face))
+    ;; The solution, on its line and the line under it.
+    (should (eq (boxls-test-face-at 10 0) 'boxls-solution-face))
+    (should (eq (boxls-test-face-at 11 3) 'boxls-solution-face))
+    (should (eq (boxls-test-face-at 12 3) 'font-lock-comment-face))))
+
+(ert-deftest boxls-sokoban-mode-comments-and-rows ()
+  "`;' comments, M-; on a row, rows never wrapped."
+  (boxls-test-with-level
+    (should (equal comment-start "; "))
+    (should truncate-lines)
+    (goto-char (point-min))
+    (forward-line 3)
+    (let ((row (buffer-substring (line-beginning-position) (line-end-position))))
+      (comment-region (line-beginning-position) (line-end-position))
+      (should (equal (buffer-substring (line-beginning-position) (line-end-position))
+                     (concat "; " row))))))
+
+(ert-deftest boxls-sokoban-mode-eglot-entry ()
+  "Eglot runs `boxls-program lsp' for a level, with language id `sokoban';
+a .box buffer gets its own server with language id `box'."
+  (require 'eglot)
+  (let ((file (make-temp-file "boxls-test" nil ".xsb" boxls-test-level)))
+    (unwind-protect
+        (with-current-buffer (find-file-noselect file)
+          (unwind-protect
+              (let ((guess (eglot--guess-contact)))
+                (should (equal (nth 0 guess) '(boxls-sokoban-mode)))
+                (should (equal (nth 3 guess) '("boxls" "lsp")))
+                (should (equal (nth 4 guess) "sokoban")))
+            (kill-buffer)))
+      (delete-file file)))
+  (boxls-test-with-file
+    (let ((guess (eglot--guess-contact)))
+      (should (equal (nth 0 guess) '(boxls-mode)))
+      (should (equal (nth 4 guess) "box")))))
 
 ;;; mode-test.el ends here

@@ -420,6 +420,59 @@ writes `; solution: MOVES' after LAST-ROW."
     (screen-snapshot "solution-inserted")
     wanted))
 
+(defun screen-boxes (file code)
+  "`boxls check FILE': the (LINE COLUMN) of each diagnostic with CODE, 1-based."
+  (let ((out (screen-boxls "check" file)) found (start 0))
+    (while (string-match (format "^warning\\[%s\\]: .*\n.*:\\([0-9]+\\):\\([0-9]+\\)$" code)
+                         out start)
+      (push (list (string-to-number (match-string 1 out)) (string-to-number (match-string 2 out)))
+            found)
+      (setq start (match-end 0)))
+    (nreverse found)))
+
+(defun screen-check-level ()
+  "A Sokoban level (examples/levels.xsb) in `boxls-sokoban-mode' with its own Eglot
+server: no diagnostics; two walls typed over the cells above its two boxes freeze them
+(Flymake's counter and listing: `frozen-boxes' at each box, as `boxls check' places
+them); undone, they are gone."
+  (let* ((text (screen-read (expand-file-name "examples/levels.xsb" screen-root)))
+         (frozen-text (replace-regexp-in-string "^#     #$" "# ##  #" text t t))
+         (frozen (expand-file-name "frozen.xsb" screen-tmp))
+         (boxes (progn (screen-write frozen frozen-text) (screen-boxes frozen "frozen-boxes"))))
+    (screen-write (expand-file-name "levels.xsb" screen-tmp) text)
+    (screen-check (equal boxes '((6 3) (6 4))) "`boxls check': the typed walls freeze both boxes"
+                  (format "%S" boxes))
+    (screen-press "C-x" "C-f")
+    (screen-type "levels.xsb")
+    (screen-press "Enter")
+    (screen-check-shown "(Sokoban" "mode: a .xsb file opens in boxls-sokoban-mode (`Sokoban' in the mode line)")
+    (screen-mx "eglot")
+    (screen-check-shown "Flymake[0 0]" "level: M-x eglot connects, Flymake counts no diagnostics")
+    ;; Line 5, cells 3 and 4 (the floor above the boxes): two walls, typed.
+    (screen-goto-line 5)
+    (screen-press "C-a" "C-f" "C-f" "C-u" "2" "C-d")
+    (screen-type "##")
+    (screen-check-line "^# ##  #$" "level: typed `##' over the floor above the boxes")
+    (screen-check-shown "Flymake[0 2]" "level: Flymake counts two warnings, as `boxls check' does")
+    (screen-snapshot "level-frozen")
+    (screen-mx "flymake-show-buffer-diagnostics")
+    (screen-wait (screen-shown-p "*Flymake diagnostics for `levels.xsb'*"))
+    (screen-press "C-x" "o" "C-x" "1")
+    ;; The listing's columns count from 0 (Emacs' `current-column'), the CLI's from 1.
+    (dolist (box boxes)
+      (screen-check-line
+       (format "^ *%d +%d +warning +.*boxls \\[frozen-boxes\\]: " (car box) (1- (cadr box)))
+       (format "level: `flymake-show-buffer-diagnostics' lists frozen-boxes at %d:%d" (car box) (cadr box))))
+    (screen-snapshot "level-frozen-listing")
+    (screen-press "C-x" "b")
+    (screen-type "levels.xsb")
+    (screen-press "Enter")
+    ;; Two undos: the typed walls, then the deleted floor.
+    (screen-press "C-/" "C-/")
+    (screen-check-line "^#     #$" "level: undone, the row as it was")
+    (screen-check-shown "Flymake[0 0]" "level: undone, no diagnostics")
+    (screen-snapshot "level-undone")))
+
 (defun screen-main ()
   (let ((exe (executable-find "boxls")))
     (screen-log "boxls: %s; emacs: %s; %s" exe screen-emacs
@@ -468,6 +521,7 @@ writes `; solution: MOVES' after LAST-ROW."
                                            (nthcdr 12 sample-lines)))
                       "code action: saved, the file is the sample with that one line added"
                       (string-join saved "\n"))))
+    (screen-check-level)
 
     ;; Session 2: the README's optional lines on (eglot-ensure, `boxls-program'), no
     ;; boxls on PATH: the server starts by itself, from `boxls-program'.

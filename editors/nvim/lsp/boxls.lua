@@ -24,7 +24,8 @@ end
 ---@type vim.lsp.Config
 return {
   cmd = { boxls_executable(), 'lsp' },
-  filetypes = { 'box' },
+  -- Sokoban levels too: Neovim sends the filetype as the languageId, `sokoban`.
+  filetypes = { 'box', 'sokoban' },
   -- Mazes are standalone files: without a marker the server runs in single-file mode.
   root_markers = { '.git' },
   -- The server reads `settings.boxls` from initializationOptions at startup (so the first

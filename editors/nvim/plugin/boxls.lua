@@ -1,6 +1,6 @@
 -- boxls: inlay hints and diagnostic messages on attach, and default highlights for the
 -- cells (syntax and the server's semantic tokens). The server configuration is in
--- lsp/boxls.lua; filetype detection in ftdetect/box.lua; the buffer-local commands and
+-- lsp/boxls.lua; filetype detection in ftdetect/box.lua and ftdetect/sokoban.lua; the buffer-local commands and
 -- options of `.box` buffers in ftplugin/box.lua.
 if vim.g.loaded_boxls then
   return
@@ -73,12 +73,14 @@ end
 -- a colorscheme or the user override any of them.
 local links = {}
 local boxls = require('boxls')
-for type, group in pairs(boxls.TOKEN_TYPES) do
-  links['@lsp.type.' .. type .. '.box'] = group
-end
-for modifier, by_type in pairs(boxls.TOKEN_MODIFIERS) do
-  for type, group in pairs(by_type) do
-    links['@lsp.typemod.' .. type .. '.' .. modifier .. '.box'] = group
+for _, filetype in ipairs({ 'box', 'sokoban' }) do
+  for type, group in pairs(boxls.TOKEN_TYPES) do
+    links['@lsp.type.' .. type .. '.' .. filetype] = group
+  end
+  for modifier, by_type in pairs(boxls.TOKEN_MODIFIERS) do
+    for type, group in pairs(by_type) do
+      links['@lsp.typemod.' .. type .. '.' .. modifier .. '.' .. filetype] = group
+    end
   end
 end
 

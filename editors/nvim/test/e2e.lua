@@ -520,6 +520,55 @@ local function check_fit_map(exe, tmp)
   end)
 end
 
+--- A Sokoban level (examples/levels.xsb): filetype `sokoban`, boxls attached (Neovim
+--- sends the filetype as the languageId), no diagnostics; walls typed over the two cells
+--- above its two boxes freeze them: one `frozen-boxes` per box, on the box (as `boxls
+--- check` finds them); undo clears them. A `.sok` file is a level too.
+local function check_sokoban(tmp)
+  local level = tmp .. '/levels.xsb'
+  copy(root .. '/examples/levels.xsb', level)
+  local buf = open(level)
+  check(vim.bo[buf].filetype == 'sokoban', 'ftdetect: *.xsb has filetype sokoban', vim.bo[buf].filetype)
+  check(vim.filetype.match({ filename = 'level.sok' }) == 'sokoban', 'ftdetect: *.sok has filetype sokoban')
+  check(vim.bo[buf].commentstring == '; %s' and not vim.wo.wrap, 'ftplugin: a level has commentstring "; %s" and nowrap', vim.bo[buf].commentstring)
+  check(vim.fn.exists(':BoxSolve') == 0, ':BoxSolve (a .box command) is not a command in a level buffer')
+  if not check(attached(buf), 'boxls attaches to an .xsb buffer and initializes') then
+    return
+  end
+  local uri = vim.uri_from_bufnr(buf)
+  -- The first box (line 6, column 3): the server's token once it has read the level.
+  check(wait_for(function()
+    return token_at(buf, 5, 2) == 'box'
+  end), 'semantic token on a level\'s box: box', token_at(buf, 5, 2))
+  wait_for(function()
+    return (published[uri] or 0) > 0
+  end)
+  check((published[uri] or 0) > 0 and #diag_keys(buf) == 0, 'the level as it is: diagnostics published, none', table.concat(diag_keys(buf), ' '))
+
+  -- Walls over the two floor cells above the boxes, typed (one undo step).
+  vim.api.nvim_win_set_cursor(0, { 5, 2 })
+  vim.api.nvim_feedkeys('2r#', 'xt', false)
+  check(lines(buf)[5] == '# ##  #', 'typed: 2r# over the cells above the boxes', lines(buf)[5])
+  local frozen = tmp .. '/frozen.xsb'
+  vim.fn.writefile(lines(buf), frozen)
+  local r = vim.system({ vim.fn.exepath('boxls'), 'check', frozen }, { text = true }):wait()
+  local cli = {}
+  for line, col in (r.stdout or ''):gmatch('warning%[frozen%-boxes%]:[^\n]*\n%s*┌─ [^\n]*:(%d+):(%d+)') do
+    cli[#cli + 1] = string.format('frozen-boxes@%d:%d-%d:%d/W', line - 1, col - 1, line - 1, col)
+  end
+  local want = { 'frozen-boxes@5:2-5:3/W', 'frozen-boxes@5:3-5:4/W' }
+  check(vim.deep_equal(cli, want), '`boxls check` finds the two boxes frozen, one diagnostic each', r.stdout)
+  wait_for(function()
+    return vim.deep_equal(diag_keys(buf), want)
+  end)
+  check(vim.deep_equal(diag_keys(buf), want), 'frozen-boxes on each of the two boxes, at the box, nothing else', table.concat(diag_keys(buf), ' '))
+  vim.cmd('silent undo')
+  check(lines(buf)[5] == '#     #', ':undo: the row as it was', lines(buf)[5])
+  check(wait_for(function()
+    return #diag_keys(buf) == 0
+  end), ':undo: the frozen-boxes diagnostics are gone', table.concat(diag_keys(buf), ' '))
+end
+
 local function main()
   local tmp = vim.fn.tempname()
   vim.fn.mkdir(tmp, 'p')
@@ -538,8 +587,8 @@ local function main()
   boxls.setup({ cmd = exe })
   local cfg = vim.lsp.config.boxls or {}
   check(
-    vim.deep_equal(cfg.cmd, { exe, 'lsp' }) and vim.deep_equal(cfg.filetypes, { 'box' }),
-    "setup({ cmd = path }): cmd { path, 'lsp' }, filetypes { 'box' } from lsp/boxls.lua",
+    vim.deep_equal(cfg.cmd, { exe, 'lsp' }) and vim.deep_equal(cfg.filetypes, { 'box', 'sokoban' }),
+    "setup({ cmd = path }): cmd { path, 'lsp' }, filetypes { 'box', 'sokoban' } from lsp/boxls.lua",
     vim.inspect({ cmd = cfg.cmd, filetypes = cfg.filetypes })
   )
   check(vim.lsp.is_enabled('boxls'), 'setup() enables the boxls config')
@@ -804,6 +853,8 @@ local function main()
   end
 
   check_fit_map(exe, tmp)
+
+  check_sokoban(tmp)
 
   ---------------------------------------------------------------------------
   -- A .txt file with the same content: no boxls.

@@ -1217,6 +1217,56 @@ local function main()
   ex('BoxSolve')
   check_shown('E492: Not an editor command: BoxSolve', ':BoxSolve exists only in .box buffers')
 
+  ---------------------------------------------------------------------------
+  -- A Sokoban level: walls typed over the cells above its two boxes freeze them; each
+  -- box's diagnostic is found with ]d (the ruler at the box, as `boxls check` places
+  -- them), its float names the code; `u` takes it all back.
+  local level = vim.fn.readfile(root .. '/examples/levels.xsb')
+  write(tmp .. '/levels.xsb', level)
+  ex('edit levels.xsb')
+  local row = 5 -- the row above the boxes (1-based), its cells 3 and 4 floor
+  check(level[row] == '#     #', 'examples/levels.xsb: line 5 is the floor above the boxes', level[row])
+  local frozen = vim.deepcopy(level)
+  frozen[row] = '# ##  #'
+  write(tmp .. '/frozen.xsb', frozen)
+  local boxes = {}
+  for line, col in boxls_cli('check', tmp .. '/frozen.xsb'):gmatch('warning%[frozen%-boxes%][^\n]*\n%s*┌─ [^\n]*:(%d+):(%d+)') do
+    boxes[#boxes + 1] = line .. ',' .. col
+  end
+  check(vim.deep_equal(boxes, { '6,3', '6,4' }), '`boxls check`: the typed walls freeze both boxes', table.concat(boxes, ' '))
+  local drawn_level = wait_screen(function(ls)
+    return drawn(ls, row - 1) == level[row] and drawn(ls, row) == level[row + 1]
+  end)
+  check(drawn_level and sign(screen(), row) == '  ', 'levels.xsb drawn as it is, no sign on the boxes\' row', screen_text())
+  press('Escape')
+  type_text(row .. 'G3|2r#')
+  local signed, ls = wait_screen(function(ls)
+    return drawn(ls, row - 1) == frozen[row] and sign(ls, row) == 'W '
+  end)
+  check(signed, 'typed 2r# above the boxes: a W sign on the boxes\' row', screen_text(ls))
+  snapshot('level-frozen')
+  type_text('gg')
+  for k, at in ipairs(boxes) do
+    type_text(']d')
+    local status = HEIGHT - 1
+    local ok, sl = wait_screen(function(ls)
+      return (ls[status] or ''):find(' ' .. at .. ' ', 1, true) ~= nil
+    end)
+    check(ok, string.format(']d (%d of 2): the cursor on box %s', k, at), sl and sl[status])
+  end
+  press('C-w', 'd')
+  local floated, fl = wait_screen(function(ls)
+    return select(2, screen_text(ls):gsub('%[frozen%-boxes%]', '')) == 2
+  end)
+  check(floated, '<C-w>d on the row: its float lists [frozen-boxes] twice, one per box', screen_text(fl))
+  snapshot('level-frozen-float')
+  press('Escape')
+  type_text('u')
+  local undone, ul = wait_screen(function(ls)
+    return drawn(ls, row - 1) == level[row] and sign(ls, row) == '  ' and not screen_text(ls):find('frozen-boxes', 1, true)
+  end)
+  check(undone, 'u: the row as it was, the sign and the float gone', screen_text(ul))
+
   -- :checkhealth boxls with everything in place.
   local version = vim.trim(boxls_cli('--version'))
   ex('edit sample.box')

@@ -79,6 +79,18 @@ if (grammarFile) {
   check(JSON.parse(grammarFile.toString('utf8')).scopeName === 'source.box', 'grammar file has scopeName source.box');
 }
 
+// Sokoban levels: their own language, configuration and grammar, served by the same client.
+const soko = (c.languages ?? []).find((l) => l.id === 'sokoban');
+check(soko, 'language `sokoban` is contributed');
+check(['.xsb', '.sok'].every((e) => soko?.extensions?.includes(e)), 'language `sokoban` claims *.xsb and *.sok');
+check(soko?.aliases?.includes('Sokoban level'), 'language `sokoban` is called "Sokoban level"');
+const sokoConf = soko?.configuration && file(soko.configuration);
+check(sokoConf && JSON.parse(sokoConf.toString('utf8')).comments?.lineComment === ';', 'Sokoban line comments are `;`');
+const sokoGrammar = (c.grammars ?? []).find((g) => g.language === 'sokoban');
+const sokoGrammarFile = sokoGrammar?.path && file(sokoGrammar.path);
+check(sokoGrammar?.scopeName === 'source.sokoban' && sokoGrammarFile, 'grammar source.sokoban for language sokoban is in the vsix');
+check((pkg.activationEvents ?? []).includes('onLanguage:sokoban'), 'the extension starts on a Sokoban level');
+
 // Settings. The server's own (keys, types, defaults, descriptions) are checked against
 // `boxls lsp --print-schema` by the Rust tests (tests/it/lsp/extensions.rs); here, the
 // extension's own settings.
@@ -138,7 +150,8 @@ check(untrusted?.supported === 'limited', 'capabilities.untrustedWorkspaces.supp
 check(JSON.stringify(untrusted?.restrictedConfigurations) === '["boxls.path"]', 'untrusted workspaces restrict boxls.path');
 // Grammar and semantic tokens speak one scope vocabulary, so a theme colours a cell the
 // same before and after the server attaches (dead squares only the server knows).
-if (grammarFile) {
+/** Every scope name a grammar file uses. */
+function grammarScopes(buf) {
   const names = new Set();
   const walk = (v) => {
     if (Array.isArray(v)) v.forEach(walk);
@@ -149,9 +162,16 @@ if (grammarFile) {
       }
     }
   };
-  walk(JSON.parse(grammarFile.toString('utf8')));
-  for (const [sel, list] of Object.entries(scopes)) {
-    if (!sel.endsWith('.dead')) check(names.has(list[0]), `semantic token ${sel} maps to ${list[0]}, a scope the grammar uses`);
+  walk(JSON.parse(buf.toString('utf8')));
+  return names;
+}
+for (const [language, buf] of [['box', grammarFile], ['sokoban', sokoGrammarFile]]) {
+  if (!buf) continue;
+  const names = grammarScopes(buf);
+  const mapped = (c.semanticTokenScopes ?? []).find((s) => s.language === language)?.scopes ?? {};
+  for (const t of legend) check(Array.isArray(mapped[t]) && mapped[t].length > 0, `${language}: semantic token ${t} is mapped to a scope`);
+  for (const [sel, list] of Object.entries(mapped)) {
+    if (!sel.endsWith('.dead')) check(names.has(list[0]), `${language}: semantic token ${sel} maps to ${list[0]}, a scope the grammar uses`);
   }
 }
 
@@ -182,4 +202,4 @@ if (failures.length) {
   console.error(`vsix check: ${failures.length} failure(s) in ${vsixPath}:\n  - ${failures.join('\n  - ')}`);
   process.exit(1);
 }
-console.log(`vsix check: ${vsixPath} ok (${zip.size} files; ${platform ?? 'universal'}; language box, grammar source.box, ${Object.keys(props).length} settings, ${legend.length} token types + dead)`);
+console.log(`vsix check: ${vsixPath} ok (${zip.size} files; ${platform ?? 'universal'}; languages box and sokoban, grammars source.box and source.sokoban, ${Object.keys(props).length} settings, ${legend.length} token types + dead)`);

@@ -135,9 +135,12 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     return spawned.child;
   };
   const clientOptions: LanguageClientOptions = {
+    // Sokoban levels go to the same server, which reads them by their language id.
     documentSelector: [
       { scheme: 'file', language: 'box' },
       { scheme: 'untitled', language: 'box' },
+      { scheme: 'file', language: 'sokoban' },
+      { scheme: 'untitled', language: 'sokoban' },
     ],
     // The server reads its settings at startup from here, then pulls them with
     // workspace/configuration when told they changed (see `activate`).

@@ -31,6 +31,11 @@ local function check_config()
   else
     health.error('*.box files do not get filetype `box` (ftdetect/box.lua is not loaded)')
   end
+  if vim.filetype.match({ filename = 'level.xsb' }) == 'sokoban' and vim.filetype.match({ filename = 'level.sok' }) == 'sokoban' then
+    health.ok('*.xsb and *.sok files have filetype `sokoban`')
+  else
+    health.error('*.xsb/*.sok files do not get filetype `sokoban` (ftdetect/sokoban.lua is not loaded)')
+  end
 end
 
 local function check_executable()

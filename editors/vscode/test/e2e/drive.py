@@ -11,6 +11,7 @@ the .vsix and the workspace; each step saves a screenshot in the output folder.
 
 import re
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -196,6 +197,64 @@ def step_quick_fix(wb: Workbench, line: int, column: int, title: str, fixed: str
     wb.wait_for(f"line {line} to read {fixed!r}", lambda: wb.editor_lines().get(line) == fixed)
     wb.wait_for(f"the Problems panel to list only {remaining}", lambda: problems(wb, "broken.box") == remaining)
     wb.ok(f"the quick fix {title!r} made line {line} {fixed!r} and its problem went away", "quick-fix-applied")
+
+
+def step_sokoban_level(wb: Workbench, boxls: str):
+    """A Sokoban level (levels.xsb): its language, the server's tokens on it, no problems;
+    walls typed over the two cells above its two boxes freeze them (one `frozen-boxes`
+    per box in the Problems panel, where `boxls check` puts them); undo clears them."""
+    name, line, column = "levels.xsb", 5, 3
+    original = "#     #"
+    frozen = "# ##  #"
+    wb.open_file(name)
+    language = wb.page.locator(".statusbar-item", has_text="Sokoban level")
+    wb.wait_for("the language mode Sokoban level in the status bar", lambda: language.count() > 0)
+    # The preview is for .box mazes: its title-bar button (step_preview clicks it on
+    # sample.box) is not offered on a level.
+    preview = wb.page.locator(".editor-group-container.active .editor-actions .action-label[aria-label^='Open Preview to the Side']")
+    if preview.count():
+        raise Failure("the preview's button is offered on a Sokoban level")
+    # The first box: the server's token (it read the document) on the grammar's scope.
+    wb.go_to(line + 1, column)
+    wb.command("Developer: Inspect Editor Tokens and Scopes")
+    widget = wb.page.locator(".token-inspect-widget")
+    text = wb.wait_for("the token inspector", lambda: "semantic token type" in widget.inner_text() and widget.inner_text())
+    compact = re.sub(r"\s+", " ", text)
+    for expected in ("semantic token type box", "entity.name.type.box.sokoban"):
+        if expected not in compact:
+            raise Failure(f"the token inspector lacks {expected!r}: {compact!r}")
+    wb.page.keyboard.press("Escape")
+    if not wb.page.locator(".markers-panel").is_visible():
+        wb.page.keyboard.press("Control+Shift+M")
+    wb.wait_for("the Problems panel", lambda: wb.page.locator(".markers-panel").is_visible())
+    if problems(wb, name):
+        raise Failure(f"{name} should have no problems: {problems(wb, name)}")
+    wb.ok(f"{name} opens as a Sokoban level, the server's token on a box, no problems", "sokoban-level")
+
+    wb.go_to(line, column)
+    wb.page.keyboard.press("Shift+ArrowRight")
+    wb.page.keyboard.press("Shift+ArrowRight")
+    wb.page.keyboard.type("##")
+    wb.wait_for(f"line {line} to read {frozen!r}", lambda: wb.editor_lines().get(line) == frozen)
+    with tempfile.TemporaryDirectory() as scratch:
+        edited = Path(scratch) / name
+        edited.write_text((wb.workspace / name).read_text().replace(original, frozen, 1))
+        expected = cli_problems(boxls, edited)
+    boxes = [("frozen-boxes", line + 1, column), ("frozen-boxes", line + 1, column + 1)]
+    if expected != boxes:
+        raise Failure(f"boxls check should find the two frozen boxes {boxes}: {expected}")
+    wb.wait_for(f"the Problems panel to list {boxes}", lambda: problems(wb, name) == boxes)
+    print(f"   problems: {problems(wb, name)}")
+    # Rows are words to VS Code: the language's defaults keep its suggestions from
+    # popping up over the board while typing.
+    if wb.page.locator(".editor-widget.suggest-widget.visible").count():
+        raise Failure("typing into a level opened the suggestions")
+    wb.ok(f"walls typed above the boxes: the Problems panel lists frozen-boxes on both ({boxes})", "sokoban-frozen")
+
+    wb.page.keyboard.press("Control+Z")
+    wb.wait_for(f"line {line} to read {original!r} again", lambda: wb.editor_lines().get(line) == original)
+    wb.wait_for(f"no problems for {name}", lambda: not problems(wb, name))
+    wb.ok("undo: the level as it was, its problems gone", "sokoban-undone")
 
 
 def notifications(wb: Workbench) -> list:
@@ -741,6 +800,7 @@ def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict, server: str, s
     fixed = [p for p in expected if p[0] != "bad-char"]
     bad = next(p for p in expected if p[0] == "bad-char")
     step_quick_fix(wb, bad[1], bad[2], "Replace with `B`", "#SB.T", fixed)
+    step_sokoban_level(wb, boxls)
     # A wrong boxls.path, then the setting as it was (empty: the bundled server again).
     step_wrong_path(wb, {headers[0]: hints[headers[0]]}, "/nonexistent/boxls", setting)
     step_log(

@@ -123,7 +123,7 @@ mkdir -p "$tmp/user/User" "$tmp/extensions" "$tmp/workspace" "$tmp/home"
 # No boxls on PATH (VS Code takes the PATH of a login shell: a fresh HOME has no
 # profile to add one).
 no_boxls_path=$(tr ':' '\n' <<<"$PATH" | while read -r d; do [ -n "$d" ] && [ ! -e "$d/boxls" ] && echo "$d"; done | paste -sd:)
-cp "$root/examples/sample.box" "$here/broken.box" "$tmp/workspace/"
+cp "$root/examples/sample.box" "$here/broken.box" "$root/examples/levels.xsb" "$tmp/workspace/"
 # VS Code's server gives the extension host the PATH of a login shell, not ours, so the
 # binary is named explicitly, as a user without boxls on PATH would.
 python3 - "$tmp/user/User/settings.json" "${set_path:+$boxls}" <<'EOF'
