@@ -464,6 +464,13 @@ fn daemon_contestants(list: &Path) -> [Vec<String>; 2] {
 /// as here when the tests run as root) and the subreaper's sweep alone.
 const CONTAINMENTS: [Option<&str>; 2] = [None, Some("1")];
 
+/// How long a `stress` of a few daemon-leaving runs may take before it counts as hung:
+/// far more than it takes on any machine, far less than the daemons' `sleep 1000`.
+const WATCHDOG: Duration = Duration::from_secs(120);
+
+/// `stress` under the given containment with its drain bound an hour (the knob
+/// `BOXLS_STRESS_DRAIN_MS`): a run waiting for pipes that a process of it left alive
+/// holds open is a hang, which the watchdog ends (SIGTERM) and reports.
 fn stress_with(containment: Option<&str>, args: &[&str], command: &[String]) -> Stressed {
     let mut boxls = boxls();
     boxls
@@ -471,11 +478,34 @@ fn stress_with(containment: Option<&str>, args: &[&str], command: &[String]) -> 
         .arg("--json")
         .args(args)
         .arg("--")
-        .args(command);
+        .args(command)
+        .env("BOXLS_STRESS_DRAIN_MS", "3600000");
     if let Some(value) = containment {
         boxls.env("BOXLS_STRESS_NO_CGROUP", value);
     }
-    let output = boxls.stdin(Stdio::null()).output().expect("boxls runs");
+    let mut child = boxls
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("boxls runs");
+    let started = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > WATCHDOG {
+            let _ = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status();
+            let output = child.wait_with_output().expect("boxls ends");
+            panic!(
+                "{command:?} (cgroups {}): still running after {WATCHDOG:?}, a run waiting \
+                 for pipes held open by a process it started\n{}",
+                if containment.is_some() { "off" } else { "on" },
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().expect("boxls ends");
     let stdout = String::from_utf8_lossy(&output.stdout);
     Stressed {
         code: output.status.code(),
@@ -484,7 +514,9 @@ fn stress_with(containment: Option<&str>, args: &[&str], command: &[String]) -> 
     }
 }
 
-/// A daemon that left its session and its parent does not outlive a passing `stress`.
+/// A daemon that left its session and its parent does not outlive a passing `stress`,
+/// and holding the program's stdout and stderr it does not hold up a run: each run ends
+/// once its program has exited and the daemon is killed (`stress_with`'s watchdog).
 #[test]
 fn daemons_of_a_passing_program_end_with_stress() {
     let bin = env!("CARGO_BIN_EXE_boxls");
@@ -521,7 +553,7 @@ fn daemons_of_a_passing_program_end_with_stress() {
 }
 
 /// The same for a program whose runs all reach the time limit (the test's run, then
-/// each shrinking candidate's). The shell contestant only: it starts fast enough to
+/// each shrinking candidate's), no run waiting for the daemon's pipes either. The shell contestant only: it starts fast enough to
 /// leave its daemon within the limit on a loaded machine (Python may not).
 #[test]
 fn daemons_of_a_program_past_the_time_limit_end_with_stress() {
