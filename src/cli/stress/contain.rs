@@ -1,15 +1,17 @@
 //! Ending everything a run of the program started, whatever it did to escape (a new
 //! session, a double fork): boxls is a child subreaper, so every orphaned process of
 //! every run becomes boxls's own child rather than init's; each run gets its own
-//! cgroup v2 when one can be made (`cgroup.kill` ends all of it at once); when a run
-//! ends, the orphans that left their run's process group and are in no run's cgroup
-//! (without cgroups: all of them; with: those forked before the run joined its own)
-//! are killed and reaped too.
+//! cgroup v2 when one can be made, joined before the program runs (`cgroup.kill`
+//! ends all of it at once); without one, when a run ends, the orphans that left
+//! their run's process group are killed and reaped.
 //! When boxls ends (normally or by SIGINT/SIGTERM/SIGHUP), every descendant is killed.
 
 use std::fs::{self, File};
 use std::io::{self, Read as _, Seek as _};
+use std::os::fd::OwnedFd;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -113,12 +115,32 @@ impl Cgroup {
         })
     }
 
-    /// Moves `pid` (the run's first process, just started) into the cgroup. A process
-    /// it forked before this is not in it (the move waits for an RCU grace period,
-    /// 8 to 15 ms measured: time enough for a shell to fork): [`Cgroup::end`] sweeps
-    /// for those.
-    pub fn join(&self, pid: i32) -> io::Result<()> {
-        fs::write(self.dir.join("cgroup.procs"), pid.to_string())
+    /// Makes the process `command` starts join the cgroup between its fork and its
+    /// exec, so that nothing the program does happens outside it. (Moving it in after
+    /// the spawn left a window: the move waits for an RCU grace period, 8 to 15 ms
+    /// measured, time enough for a shell to fork a daemon outside.) When the move
+    /// fails, the spawn does, before the program ran.
+    #[allow(unsafe_code)] // The one way to act in the child before it runs the program.
+    pub fn join_before_exec(&self, command: &mut Command) -> io::Result<()> {
+        let procs = OwnedFd::from(
+            File::options()
+                .write(true)
+                .open(self.dir.join("cgroup.procs"))?,
+        );
+        // SAFETY: the closure runs in the forked child of a multi-threaded process,
+        // where only async-signal-safe calls are sound: it makes one write(2) on a
+        // descriptor opened before the fork (close-on-exec, so the program does not
+        // inherit it), allocating nothing and taking no lock; its error is made from
+        // the errno alone (`io::Error::from_raw_os_error` does not allocate). `0`
+        // names the writing process itself.
+        unsafe {
+            command.pre_exec(move || {
+                rustix::io::write(&procs, b"0")
+                    .map(drop)
+                    .map_err(io::Error::from)
+            });
+        }
+        Ok(())
     }
 
     /// Kills every process in the cgroup and waits (bounded) until none is left.
@@ -128,13 +150,11 @@ impl Cgroup {
     }
 
     /// The end of the run whose process group is `group` (its first process's pid,
-    /// the group already killed): everything in the cgroup is killed, then boxls's
-    /// children are swept as [`end_of_run`] does without a cgroup, but a process in
-    /// another run's cgroup is that run's and is spared. So the run's orphans in its
-    /// cgroup are reaped (each waited for until it is dead: then nothing of the run
-    /// holds its pipes), and so are those that escaped it by forking before the run
-    /// joined the cgroup (unless still in another live run's group). `live` as for
-    /// [`end_of_run`]; the first process is left to its runner.
+    /// the group already killed): everything in the cgroup is killed, and every
+    /// process of it that is boxls's child is reaped, each waited for until it is
+    /// dead (then nothing of the run holds its pipes); the first process is left to
+    /// its runner. The sweep is [`end_of_run`]'s (`live` as there), sparing the
+    /// processes in another run's cgroup: one in none is of a run that has no cgroup.
     pub fn end(&self, group: i32, live: &[i32]) {
         let _ = fs::write(self.dir.join("cgroup.kill"), "1");
         sweep(

@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
-use std::process::{ChildStderr, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
@@ -111,15 +111,15 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
     // boxls's, in boxls's group until it has made its own, and would look like an
     // orphan.
     let spawning = SPAWNING.read().unwrap_or_else(PoisonError::into_inner);
-    // Made before the spawn, so that the run is moved into it the moment it exists.
-    let cgroup = Cgroup::new();
-    let spawned = Command::new(&program.program)
-        .args(&program.args)
-        .process_group(0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
+    // The run joins its cgroup before the program runs; one it cannot join is none
+    // (the program never ran: it is started again without), and the run's end sweeps
+    // `/proc` instead.
+    let mut cgroup = Cgroup::new();
+    let mut spawned = spawn(program, cgroup.as_ref());
+    if spawned.is_err() && cgroup.is_some() {
+        cgroup = None;
+        spawned = spawn(program, None);
+    }
     let mut child = match spawned {
         Ok(child) => child,
         Err(error) => {
@@ -129,10 +129,6 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
         }
     };
     let pid = child.id() as i32;
-    // At once, so that the least possible runs outside it: whatever the program forks
-    // before ends with boxls.
-    // A cgroup it cannot join is none: the run's end sweeps `/proc` instead.
-    let cgroup = cgroup.filter(|cgroup| cgroup.join(pid).is_ok());
     started(Some(pid));
     drop(spawning);
     let ends = Ends {
@@ -182,6 +178,22 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
         stdout: watched.stdout,
         stderr_tail: String::from_utf8_lossy(&watched.stderr[cut..]).into_owned(),
     })
+}
+
+/// Starts the program in its own process group, in `cgroup` when there is one, with
+/// its three pipes.
+fn spawn(program: &Program, cgroup: Option<&Cgroup>) -> io::Result<Child> {
+    let mut command = Command::new(&program.program);
+    command
+        .args(&program.args)
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(cgroup) = cgroup {
+        cgroup.join_before_exec(&mut command)?;
+    }
+    command.spawn()
 }
 
 /// What watching a run saw.
