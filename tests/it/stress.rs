@@ -289,6 +289,16 @@ fn a_command_that_cannot_run_is_exit_2() {
     assert_eq!(no_command.status.code(), Some(2));
 }
 
+/// Starts `boxls` with no input and its output piped.
+fn spawn_piped(boxls: &mut Command) -> std::process::Child {
+    boxls
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("boxls runs")
+}
+
 /// The pids a test's shell commands appended to `file`, one a line.
 fn pids(file: &Path) -> Vec<i32> {
     std::fs::read_to_string(file)
@@ -355,7 +365,8 @@ fn ctrl_c_ends_every_run() {
     let list = dir.join("pids");
     let file = dir.join("failure.box");
     let script = format!("echo $$ >> '{}'; exec sleep 1000", list.display());
-    let child = boxls()
+    let mut command = boxls();
+    command
         .args([
             "stress",
             "--tests",
@@ -367,12 +378,8 @@ fn ctrl_c_ends_every_run() {
             "-o",
         ])
         .arg(&file)
-        .args(["--", "sh", "-c", &script])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("boxls runs");
+        .args(["--", "sh", "-c", &script]);
+    let child = spawn_piped(&mut command);
     // Both jobs have started a run once two pids are written.
     let started = Instant::now();
     while pids(&list).len() < 2 {
@@ -508,12 +515,7 @@ fn stress_with(containment: Option<&str>, args: &[&str], command: &[String]) -> 
     if let Some(value) = containment {
         boxls.env("BOXLS_STRESS_NO_CGROUP", value);
     }
-    let mut child = boxls
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("boxls runs");
+    let mut child = spawn_piped(&mut boxls);
     let started = Instant::now();
     while child.try_wait().expect("wait").is_none() {
         if started.elapsed() > WATCHDOG {
@@ -629,12 +631,7 @@ fn a_signal_to_stress_ends_every_daemon() {
             if let Some(value) = containment {
                 boxls.env("BOXLS_STRESS_NO_CGROUP", value);
             }
-            let child = boxls
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("boxls runs");
+            let child = spawn_piped(&mut boxls);
             let started = Instant::now();
             while pids(&list).len() < 2 {
                 assert!(started.elapsed() < Duration::from_secs(60), "no daemon");
