@@ -289,6 +289,16 @@ fn a_command_that_cannot_run_is_exit_2() {
     assert_eq!(no_command.status.code(), Some(2));
 }
 
+/// Starts `boxls` with no input and its output piped.
+fn spawn_piped(boxls: &mut Command) -> std::process::Child {
+    boxls
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("boxls runs")
+}
+
 /// The pids a test's shell commands appended to `file`, one a line.
 fn pids(file: &Path) -> Vec<i32> {
     std::fs::read_to_string(file)
@@ -355,7 +365,8 @@ fn ctrl_c_ends_every_run() {
     let list = dir.join("pids");
     let file = dir.join("failure.box");
     let script = format!("echo $$ >> '{}'; exec sleep 1000", list.display());
-    let child = boxls()
+    let mut command = boxls();
+    command
         .args([
             "stress",
             "--tests",
@@ -367,12 +378,8 @@ fn ctrl_c_ends_every_run() {
             "-o",
         ])
         .arg(&file)
-        .args(["--", "sh", "-c", &script])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("boxls runs");
+        .args(["--", "sh", "-c", &script]);
+    let child = spawn_piped(&mut command);
     // Both jobs have started a run once two pids are written.
     let started = Instant::now();
     while pids(&list).len() < 2 {
@@ -464,6 +471,38 @@ fn daemon_contestants(list: &Path) -> [Vec<String>; 2] {
 /// as here when the tests run as root) and the subreaper's sweep alone.
 const CONTAINMENTS: [Option<&str>; 2] = [None, Some("1")];
 
+/// How long a `stress` of a few daemon-leaving runs may take before it counts as hung:
+/// far more than it takes on any machine, far less than the daemons' `sleep 1000`.
+const WATCHDOG: Duration = Duration::from_secs(120);
+
+/// `ps`'s lines for `pid` and its descendants (for a hang's report).
+fn descendants(pid: u32) -> String {
+    let ps = Command::new("ps")
+        .args(["-e", "-o", "pid=,ppid=,pgid=,sid=,stat=,wchan:24=,args="])
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+        .unwrap_or_default();
+    let parse = |line: &str| -> Option<(u32, u32)> {
+        let mut fields = line.split_whitespace();
+        Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
+    };
+    let mut tree = vec![pid];
+    let mut lines = Vec::new();
+    // `ps` lists parents before children unless a pid wrapped around: good enough here.
+    for line in ps.lines() {
+        if let Some((p, parent)) = parse(line) {
+            if p == pid || tree.contains(&parent) {
+                tree.push(p);
+                lines.push(line);
+            }
+        }
+    }
+    lines.join("\n")
+}
+
+/// `stress` under the given containment with its drain bound an hour (the knob
+/// `BOXLS_STRESS_DRAIN_MS`): a run waiting for pipes that a process of it left alive
+/// holds open is a hang, which the watchdog ends (SIGTERM) and reports.
 fn stress_with(containment: Option<&str>, args: &[&str], command: &[String]) -> Stressed {
     let mut boxls = boxls();
     boxls
@@ -471,11 +510,30 @@ fn stress_with(containment: Option<&str>, args: &[&str], command: &[String]) -> 
         .arg("--json")
         .args(args)
         .arg("--")
-        .args(command);
+        .args(command)
+        .env("BOXLS_STRESS_DRAIN_MS", "3600000");
     if let Some(value) = containment {
         boxls.env("BOXLS_STRESS_NO_CGROUP", value);
     }
-    let output = boxls.stdin(Stdio::null()).output().expect("boxls runs");
+    let mut child = spawn_piped(&mut boxls);
+    let started = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > WATCHDOG {
+            let tree = descendants(child.id());
+            let _ = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status();
+            let output = child.wait_with_output().expect("boxls ends");
+            panic!(
+                "{command:?} (cgroups {}): still running after {WATCHDOG:?}, a run waiting \
+                 for pipes held open by a process it started\n{tree}\n{}",
+                if containment.is_some() { "off" } else { "on" },
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().expect("boxls ends");
     let stdout = String::from_utf8_lossy(&output.stdout);
     Stressed {
         code: output.status.code(),
@@ -484,7 +542,9 @@ fn stress_with(containment: Option<&str>, args: &[&str], command: &[String]) -> 
     }
 }
 
-/// A daemon that left its session and its parent does not outlive a passing `stress`.
+/// A daemon that left its session and its parent does not outlive a passing `stress`,
+/// and holding the program's stdout and stderr it does not hold up a run: each run ends
+/// once its program has exited and the daemon is killed (`stress_with`'s watchdog).
 #[test]
 fn daemons_of_a_passing_program_end_with_stress() {
     let bin = env!("CARGO_BIN_EXE_boxls");
@@ -495,11 +555,16 @@ fn daemons_of_a_passing_program_end_with_stress() {
             let mut command = daemon_contestants(&list)[which].clone();
             command.extend([bin.to_string(), "solve".to_string()]);
             let file = dir.join("failure.box").to_string_lossy().into_owned();
+            // Without cgroups the end of a run kills every orphan that left its group,
+            // another run's too (the manual says so): the shell contestant, whose
+            // daemon would be killed before it says it started, would wait for it
+            // until the time limit. One run at a time there.
+            let jobs = if containment.is_some() { "1" } else { "2" };
             let args = [
                 "--tests",
                 "4",
                 "--jobs",
-                "2",
+                jobs,
                 "--timeout-ms",
                 "600000",
                 "-o",
@@ -521,7 +586,7 @@ fn daemons_of_a_passing_program_end_with_stress() {
 }
 
 /// The same for a program whose runs all reach the time limit (the test's run, then
-/// each shrinking candidate's). The shell contestant only: it starts fast enough to
+/// each shrinking candidate's), no run waiting for the daemon's pipes either. The shell contestant only: it starts fast enough to
 /// leave its daemon within the limit on a loaded machine (Python may not).
 #[test]
 fn daemons_of_a_program_past_the_time_limit_end_with_stress() {
@@ -566,12 +631,7 @@ fn a_signal_to_stress_ends_every_daemon() {
             if let Some(value) = containment {
                 boxls.env("BOXLS_STRESS_NO_CGROUP", value);
             }
-            let child = boxls
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("boxls runs");
+            let child = spawn_piped(&mut boxls);
             let started = Instant::now();
             while pids(&list).len() < 2 {
                 assert!(started.elapsed() < Duration::from_secs(60), "no daemon");

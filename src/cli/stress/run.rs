@@ -7,8 +7,8 @@ use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
-use std::process::{ChildStderr, ChildStdout, Command, Stdio};
-use std::sync::{Mutex, PoisonError, RwLock};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
@@ -26,9 +26,25 @@ const STDERR_TAIL: usize = 2048;
 /// What an empty pipe takes without blocking (Linux pipes hold 64 KiB, one 4 KiB page
 /// at least under memory pressure; macOS's 16 KiB).
 const PIPE_ROOM: usize = 4096;
-/// How long to wait for the pipes to close once the group is dead (a process that left
-/// the group could keep them open).
+/// How long to wait for the pipes to close once everything the run started is dead
+/// (a process of another run could have inherited them for a moment).
 const DRAIN: Duration = Duration::from_secs(2);
+/// Set to a number of milliseconds, the drain bound instead of [`DRAIN`]. The tests set
+/// it to an hour: a process of the run left alive holding its pipes then shows as a
+/// hang their watchdog catches, not as 2 s that only a clock could see.
+pub const DRAIN_ENV: &str = "BOXLS_STRESS_DRAIN_MS";
+
+/// The drain bound: [`DRAIN`], or what [`DRAIN_ENV`] says (up to a day).
+fn drain() -> Duration {
+    static BOUND: OnceLock<Duration> = OnceLock::new();
+    *BOUND.get_or_init(|| {
+        std::env::var(DRAIN_ENV)
+            .ok()
+            .and_then(|ms| ms.trim().parse::<u64>().ok())
+            .filter(|&ms| ms <= 86_400_000)
+            .map_or(DRAIN, Duration::from_millis)
+    })
+}
 
 /// The process groups running now (leaders' pids), and whether Ctrl-C came: after it
 /// no run starts, and one being started is killed as soon as it is registered.
@@ -95,15 +111,15 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
     // boxls's, in boxls's group until it has made its own, and would look like an
     // orphan.
     let spawning = SPAWNING.read().unwrap_or_else(PoisonError::into_inner);
-    // Made before the spawn, so that the run is moved into it the moment it exists.
-    let cgroup = Cgroup::new();
-    let spawned = Command::new(&program.program)
-        .args(&program.args)
-        .process_group(0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
+    // The run joins its cgroup before the program runs; one it cannot join is none
+    // (the program never ran: it is started again without), and the run's end sweeps
+    // `/proc` instead.
+    let mut cgroup = Cgroup::new();
+    let mut spawned = spawn(program, cgroup.as_ref());
+    if spawned.is_err() && cgroup.is_some() {
+        cgroup = None;
+        spawned = spawn(program, None);
+    }
     let mut child = match spawned {
         Ok(child) => child,
         Err(error) => {
@@ -113,10 +129,6 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
         }
     };
     let pid = child.id() as i32;
-    // At once, so that the least possible runs outside it: whatever the program forks
-    // before ends with boxls.
-    // A cgroup it cannot join is none: the run's end sweeps `/proc` instead.
-    let cgroup = cgroup.filter(|cgroup| cgroup.join(pid).is_ok());
     started(Some(pid));
     drop(spawning);
     let ends = Ends {
@@ -168,6 +180,22 @@ pub fn run(program: &Program, input: &[u8], timeout: Duration) -> io::Result<Ran
     })
 }
 
+/// Starts the program in its own process group, in `cgroup` when there is one, with
+/// its three pipes.
+fn spawn(program: &Program, cgroup: Option<&Cgroup>) -> io::Result<Child> {
+    let mut command = Command::new(&program.program);
+    command
+        .args(&program.args)
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(cgroup) = cgroup {
+        cgroup.join_before_exec(&mut command)?;
+    }
+    command.spawn()
+}
+
 /// What watching a run saw.
 #[derive(Default)]
 struct Watched {
@@ -186,17 +214,15 @@ struct Ends<'a> {
 
 impl Ends<'_> {
     /// Kills everything the run started but its first process (left for its runner
-    /// to reap): its group, then its cgroup or, without one, the orphans no other live
-    /// run owns.
+    /// to reap): its group, its cgroup, and the orphans no other live run owns.
     fn end(&self) {
         kill_group(self.pid);
+        // Every run started is registered while this is held.
+        let _no_spawn = SPAWNING.write().unwrap_or_else(PoisonError::into_inner);
+        let live = live_groups();
         match self.cgroup {
-            Some(cgroup) => cgroup.end(self.pid),
-            None => {
-                // Every run started is registered while this is held.
-                let _no_spawn = SPAWNING.write().unwrap_or_else(PoisonError::into_inner);
-                contain::end_of_run(self.pid, &live_groups());
-            }
+            Some(cgroup) => cgroup.end(self.pid, &live),
+            None => contain::end_of_run(self.pid, &live),
         }
     }
 }
@@ -204,7 +230,7 @@ impl Ends<'_> {
 /// Reads the run's output until the leader has exited and both pipes are closed, or
 /// the time is up; everything the run started is killed ([`Ends::end`]) as soon as the
 /// leader exits, the time is up or stdout goes past the limit. Then the pipes get
-/// [`DRAIN`] at most to close (no process of the run is left to hold them open, but
+/// [`drain`] at most to close (no process of the run is left to hold them open, but
 /// one of another run could have inherited them).
 fn watch(
     ends: &Ends<'_>,
@@ -225,7 +251,7 @@ fn watch(
         exited = exited || leader_exited(leader, pidfd.as_ref());
         if exited && drain_until.is_none() {
             ends.end();
-            drain_until = Some(Instant::now() + DRAIN);
+            drain_until = Some(Instant::now() + drain());
         }
         if exited && stdout.is_none() && stderr.is_none() {
             return seen;
@@ -234,7 +260,7 @@ fn watch(
         if drain_until.is_none() && now >= deadline {
             seen.timed_out = true;
             ends.end();
-            drain_until = Some(now + DRAIN);
+            drain_until = Some(now + drain());
         }
         if drain_until.is_some_and(|until| now >= until) {
             return seen;
@@ -259,7 +285,7 @@ fn watch(
                             seen.over = true;
                             stdout = None;
                             ends.end();
-                            drain_until.get_or_insert(Instant::now() + DRAIN);
+                            drain_until.get_or_insert(Instant::now() + drain());
                         }
                     }
                 }
