@@ -5,7 +5,7 @@
 //! the free pages (measured: 232 → 94 MiB after a 20 MB peak, see the manual's benchmarks).
 
 /// Returns free heap pages to the system (glibc); a no-op elsewhere.
-#[allow(unsafe_code)] // The one exception to the crate-wide `unsafe_code = "deny"`.
+#[allow(unsafe_code)] // One of two exceptions to the crate-wide `unsafe_code = "deny"` (see the manual's invariants).
 pub fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
