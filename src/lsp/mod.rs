@@ -25,6 +25,7 @@ mod grid_key;
 mod hardest;
 mod hover;
 mod inlay_hints;
+mod jobs;
 mod lru;
 mod maze_watch;
 mod memory;

@@ -11,8 +11,10 @@
 //! same maze in two documents, re-opening), every operation O(1).
 //!
 //! Dead squares are not part of a solve: they are computed when something draws them
-//! ([`Solves::dead_squares`]), once per maze however many requests want them at the
-//! same time; a computation that fails is remembered (and logged once), not retried.
+//! ([`Solves::dead_squares`]), a job of their own kind in the job table (`jobs.rs`):
+//! once per maze however many requests want them at the same time, cancelled when
+//! none does, with their own permits (a hover's dead squares never wait behind a long
+//! solve); a computation that fails is remembered (and logged once), not retried.
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -25,6 +27,7 @@ use tower_lsp_server::ls_types::MessageType;
 use tower_lsp_server::Client;
 
 pub use super::grid_key::GridKey;
+use super::jobs::{self, Jobs, Kind, Lookup};
 use super::lru::Lru;
 use super::panics::panic_message;
 use super::progress::Progress;
@@ -50,8 +53,10 @@ const PROGRESS_CREATE_WAIT: Duration = Duration::from_secs(5);
 const CACHE_BYTES: usize = 128 << 20;
 /// ... in at most this many entries.
 const CACHE_ENTRIES: usize = 20_000;
-/// At most this many mazes whose dead-square computation failed are remembered.
-const FAILED_DEAD_ENTRIES: usize = 1_000;
+/// At most this many mazes' dead squares (or failures to compute them) are kept ...
+const DEAD_ENTRIES: usize = 1_000;
+/// ... holding at most this many bytes (see [`dead_cost`]).
+const DEAD_BYTES: usize = 32 << 20;
 /// What an entry costs besides its grid and result: map slot, `Arc`s, headers.
 const ENTRY_OVERHEAD: usize = 256;
 /// Mazes of at most this many cells are solved in batches: each takes well under a
@@ -76,6 +81,39 @@ pub struct Solves {
     gate: Option<&'static super::SolveGate>,
     /// How many dead-square computations ran (each maze's once, however many asked).
     dead_computed: AtomicUsize,
+    /// The dead-square computations, running and done (failures included).
+    dead: Arc<Jobs<GridKey, DeadResult>>,
+}
+
+/// A maze's dead squares, or why they could not be computed.
+type DeadResult = Result<DeadSquares, Arc<str>>;
+
+/// The dead-square computations' kind of job.
+fn dead_kind(workers: usize) -> Kind<GridKey, DeadResult> {
+    Kind {
+        max_bytes: DEAD_BYTES,
+        max_entries: DEAD_ENTRIES,
+        permits: workers,
+        cost: dead_cost,
+        failed: Err,
+        failure_line: |key, message| failure_line("the dead-square analysis", key.grid(), message),
+    }
+}
+
+fn dead_cost(key: &GridKey, dead: &DeadResult) -> usize {
+    let held = match dead {
+        Ok(dead) => dead.len(),
+        Err(message) => message.len(),
+    };
+    key.grid().walls.len() + held + ENTRY_OVERHEAD
+}
+
+/// The log line for a failure: `what` failed on `grid`.
+fn failure_line(what: &str, grid: &Grid, message: &str) -> String {
+    format!(
+        "{what} failed on a {}×{} maze: {message}; please report this maze",
+        grid.rows, grid.cols
+    )
 }
 
 #[derive(Default)]
@@ -85,10 +123,6 @@ struct Inner {
     cached_bytes: usize,
     running: HashMap<GridKey, Running>,
     next_id: u64,
-    /// Dead-square computations under way: each wanter waits on its channel.
-    dead_running: HashMap<GridKey, watch::Receiver<Option<Option<DeadSquares>>>>,
-    /// Mazes whose dead-square computation failed: not tried again.
-    dead_failed: Lru<GridKey, ()>,
 }
 
 struct Cached {
@@ -156,6 +190,10 @@ struct Item {
 impl Solves {
     pub fn new(log: Option<Client>, options: super::Options) -> Solves {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let dead = Arc::new(Jobs::new(
+            dead_kind(workers),
+            log.clone().map(jobs::errors_to),
+        ));
         Solves {
             inner: Mutex::default(),
             permits: Semaphore::new(workers),
@@ -165,6 +203,7 @@ impl Solves {
             dead_panic_on_cells: options.dead_squares_panic_on_cells,
             gate: options.hold_solves,
             dead_computed: AtomicUsize::new(0),
+            dead,
         }
     }
 
@@ -288,121 +327,76 @@ impl Solves {
     /// computed for another request is waited for, not computed again; one that
     /// failed before is not tried again.
     pub async fn dead_squares(self: &Arc<Self>, keys: Vec<GridKey>) -> Vec<Option<DeadSquares>> {
-        let mut waits = Vec::with_capacity(keys.len());
         let mut computing = Vec::new();
-        {
-            let mut inner = self.lock();
-            for key in keys {
-                if inner.dead_failed.get(&key).is_some() {
-                    waits.push(None);
-                } else if let Some(running) = inner.dead_running.get(&key) {
-                    waits.push(Some(running.clone()));
-                } else {
-                    let (sender, receiver) = watch::channel(None);
-                    inner.dead_running.insert(key.clone(), receiver.clone());
-                    waits.push(Some(receiver));
-                    computing.push((key, sender));
-                }
-            }
-        }
+        let found: Vec<_> = keys
+            .into_iter()
+            .map(|key| self.dead.lookup(key, |job| computing.push(job)))
+            .collect();
         if !computing.is_empty() {
-            // A task of its own: a request cancelled meanwhile must not strand the
-            // others waiting on the same computation.
+            // A task of its own: the computation goes on while any request wants it,
+            // whichever of them started it.
             tokio::spawn(self.clone().compute_dead(computing));
         }
-        let mut found = Vec::with_capacity(waits.len());
-        for wait in waits {
-            let dead = match wait {
-                None => None,
-                Some(mut receiver) => match receiver.wait_for(Option::is_some).await {
-                    Ok(dead) => dead.clone().flatten(),
-                    Err(_) => None,
-                },
+        let mut dead = Vec::with_capacity(found.len());
+        for lookup in found {
+            let result = match lookup {
+                Lookup::Ready(result) => Some(result),
+                Lookup::Pending(mut ticket) => ticket.wait().await,
             };
-            found.push(dead);
+            dead.push(result.and_then(Result::ok));
         }
-        found
+        dead
     }
 
-    /// Computes the dead squares of `computing`, sends each to its waiters, keeps them
-    /// with the cached result, and remembers (and logs, once) a failure.
-    async fn compute_dead(
-        self: Arc<Self>,
-        computing: Vec<(GridKey, watch::Sender<Option<Option<DeadSquares>>>)>,
-    ) {
-        let keys: Vec<GridKey> = computing.iter().map(|(key, _)| key.clone()).collect();
-        let computed = match self.permits.acquire().await {
-            Ok(_permit) => {
-                let solves = self.clone();
-                tokio::task::spawn_blocking(move || solves.dead_squares_of(keys))
-                    .await
-                    .ok()
-            }
-            Err(_) => None,
+    /// Computes the dead squares of each job nobody has given up, on the blocking
+    /// pool, one after another; each sent as soon as it is known (and kept with the
+    /// cached result), a failure logged before it is sent.
+    async fn compute_dead(self: Arc<Self>, computing: Vec<jobs::Job<GridKey, DeadResult>>) {
+        let Some(_permit) = self.dead.permit().await else {
+            return;
         };
-        let computed = computed.unwrap_or_else(|| {
-            let failed = Err("the computation stopped".to_string());
-            vec![failed; computing.len()]
-        });
-        let mut failures = Vec::new();
-        let mut results = Vec::new();
-        {
-            let mut guard = self.lock();
-            let inner = &mut *guard;
-            for ((key, sender), dead) in computing.into_iter().zip(computed) {
-                inner.dead_running.remove(&key);
-                let dead = match dead {
-                    Ok(dead) => {
-                        if let Some(cached) = inner.cache.get(&key) {
-                            cached.result.set_dead(dead.clone());
-                            cached.cost += dead.len();
-                            inner.cached_bytes += dead.len();
-                        }
-                        Some(dead)
-                    }
-                    Err(message) => {
-                        inner.dead_failed.insert(key.clone(), ());
-                        while inner.dead_failed.len() > FAILED_DEAD_ENTRIES {
-                            inner.dead_failed.pop_oldest();
-                        }
-                        failures.push((key, message));
-                        None
-                    }
-                };
-                results.push((sender, dead));
+        let solves = self.clone();
+        let failures = tokio::task::spawn_blocking(move || {
+            let mut failures = Vec::new();
+            for job in computing {
+                let computed = solves.dead_squares_of(&job);
+                if let Ok(Some(Ok(dead))) = &computed {
+                    solves.keep_dead(job.key(), dead.clone());
+                }
+                failures.extend(job.end(computed));
             }
-        }
-        // Logged before the results go out, so that whoever sees a result can also
-        // see why it is missing.
-        for (key, message) in failures {
-            self.log_failure("the dead-square analysis", key.grid(), &message)
-                .await;
-        }
-        for (sender, dead) in results {
-            let _ = sender.send(Some(dead));
+            failures
+        });
+        for failure in failures.await.unwrap_or_default() {
+            failure.report().await;
         }
     }
 
-    /// The blocking part: each maze's dead squares, or the panic's message.
-    fn dead_squares_of(&self, keys: Vec<GridKey>) -> Vec<Result<DeadSquares, String>> {
-        let never = AtomicBool::new(false);
-        keys.into_iter()
-            .map(|key| {
-                self.dead_computed.fetch_add(1, Ordering::Relaxed);
-                let grid = key.grid();
-                let dead = catch_unwind(AssertUnwindSafe(|| {
-                    if self.dead_panic_on_cells == Some(grid.cell_count()) {
-                        panic!("injected dead-square panic");
-                    }
-                    solver::dead_squares(grid, &never)
-                }));
-                match dead {
-                    Ok(Ok(dead)) => Ok(DeadSquares::from(dead)),
-                    Ok(Err(solver::Cancelled)) => Err("cancelled".to_string()),
-                    Err(panic) => Err(panic_message(&panic)),
-                }
-            })
-            .collect()
+    /// The blocking part: one maze's dead squares, unless its job is cancelled first.
+    fn dead_squares_of(&self, job: &jobs::Job<GridKey, DeadResult>) -> jobs::Computed<DeadResult> {
+        if job.is_cancelled() {
+            return Ok(None);
+        }
+        self.dead_computed.fetch_add(1, Ordering::Relaxed);
+        job.compute(|key, cancel| {
+            let grid = key.grid();
+            if self.dead_panic_on_cells == Some(grid.cell_count()) {
+                panic!("injected dead-square panic");
+            }
+            let dead = solver::dead_squares(grid, cancel).ok()?;
+            Some(Ok(Arc::from(dead)))
+        })
+    }
+
+    /// Keeps a maze's dead squares with its cached result, if it has one.
+    fn keep_dead(&self, key: &GridKey, dead: DeadSquares) {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        if let Some(cached) = inner.cache.get(key) {
+            cached.result.set_dead(dead.clone());
+            cached.cost += dead.len();
+            inner.cached_bytes += dead.len();
+        }
     }
 
     /// Forgets results that depend on limits (after a configuration change).
@@ -438,10 +432,7 @@ impl Solves {
     /// Logs a failure once, where it happened: `what` failed on `grid`.
     async fn log_failure(&self, what: &str, grid: &Grid, message: &str) {
         if let Some(client) = &self.log {
-            let text = format!(
-                "{what} failed on a {}×{} maze: {message}; please report this maze",
-                grid.rows, grid.cols
-            );
+            let text = failure_line(what, grid, message);
             client.log_message(MessageType::ERROR, text).await;
         }
     }
@@ -794,7 +785,7 @@ mod tests {
         assert!(answers.iter().all(|answer| answer == &answers[0]));
         assert!(answers[0].iter().all(Option::is_some));
         assert_eq!(solves.dead_computed.load(Ordering::Relaxed), rooms.len());
-        assert!(solves.lock().dead_running.is_empty());
+        assert_eq!(solves.dead.running(), 0);
     }
 
     #[tokio::test]
