@@ -190,11 +190,8 @@ where
         }
     }
 
-    #[allow(
-        dead_code,
-        reason = "the solves and design searches move onto the table next"
-    )]
-    /// The kept result for `key`, without starting anything.
+    /// The kept result for `key`, without starting anything (tests).
+    #[cfg(test)]
     pub fn cached(&self, key: &K) -> Option<V> {
         self.lock()
             .cache
@@ -202,10 +199,6 @@ where
             .map(|cached| cached.value.clone())
     }
 
-    #[allow(
-        dead_code,
-        reason = "the solves and design searches move onto the table next"
-    )]
     /// Changes the kept result for `key`, if there is one (its cost counted anew).
     pub fn update(&self, key: &K, change: impl FnOnce(&mut V)) {
         let mut guard = self.lock();
@@ -220,10 +213,6 @@ where
         self.evict(inner);
     }
 
-    #[allow(
-        dead_code,
-        reason = "the solves and design searches move onto the table next"
-    )]
     /// Keeps only the results `keep` accepts.
     pub fn retain(&self, keep: impl Fn(&V) -> bool) {
         let mut inner = self.lock();
@@ -304,10 +293,6 @@ where
     }
 }
 
-#[allow(
-    dead_code,
-    reason = "the solves and design searches move onto the table next"
-)]
 impl<K: Hash + Eq + Clone, V: Clone> Ticket<K, V> {
     pub fn key(&self) -> &K {
         &self.key
@@ -349,10 +334,6 @@ impl<K: Hash + Eq + Clone, V: Clone> Job<K, V> {
         &self.key
     }
 
-    #[allow(
-        dead_code,
-        reason = "the solves and design searches move onto the table next"
-    )]
     /// Set once nobody wants the job (or by its owner, at a time limit).
     pub fn cancel_flag(&self) -> &Arc<AtomicBool> {
         &self.cancel
@@ -398,10 +379,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Job<K, V> {
     }
 }
 
-#[allow(
-    dead_code,
-    reason = "the solves and design searches move onto the table next"
-)]
+#[allow(dead_code, reason = "the design searches move onto the table next")]
 impl<K, V> Job<K, V>
 where
     K: Hash + Eq + Clone + Send + 'static,
