@@ -379,7 +379,6 @@ impl<K: Hash + Eq + Clone, V: Clone> Job<K, V> {
     }
 }
 
-#[allow(dead_code, reason = "the design searches move onto the table next")]
 impl<K, V> Job<K, V>
 where
     K: Hash + Eq + Clone + Send + 'static,
