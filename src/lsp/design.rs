@@ -1,24 +1,23 @@
 //! The design searches off the request loop: the hardest placement (both modes) and
-//! the difficulty map of a maze, each computed on tokio's blocking pool, keyed by the
-//! maze's grid content, shared by every request that wants it while it runs,
-//! cancelled once nobody wants it, and kept in a small LRU — failures and panics
-//! included, so a maze that breaks a search is not searched again per request.
+//! the difficulty map of a maze, each computed on tokio's blocking pool, as jobs of
+//! the job table (`jobs.rs`): keyed by the maze's grid content, shared by every
+//! request that wants it while it runs, cancelled once nobody wants it, and kept in a
+//! small LRU — failures and panics included, so a maze that breaks a search is not
+//! searched again per request. Hardest placements and maps are two kinds, each with
+//! its own permits and cache: a map (about one solve) never waits behind a hardest
+//! placement (up to seconds), so a hover answers promptly.
 //!
 //! `hardest.rs` (code actions, resolve, the command) and `difficulty.rs` (hover,
 //! `boxls/difficulty`) ask here and await a [`Ticket`].
 
-use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
-use tokio::sync::{watch, Semaphore};
 use tower_lsp_server::ls_types::MessageType;
 use tower_lsp_server::Client;
 
 use super::grid_key::GridKey;
-use super::lru::Lru;
-use super::panics::panic_message;
+use super::jobs::{self, Jobs, Kind};
 use crate::design::{self, DesignError, Difficulty, Placement};
 use crate::maze::Grid;
 use crate::solver::{self, Cancelled, Outcome};
@@ -52,19 +51,23 @@ pub enum Answer {
 
 type Key = (GridKey, Question);
 
-/// At most this many answers are kept ...
-const CACHE_ENTRIES: usize = 64;
+/// What [`Design::lookup`] found.
+pub type Lookup = jobs::Lookup<Key, Answer>;
+
+/// An interest in a running search; dropping the last one cancels it.
+pub type Ticket = jobs::Ticket<Key, Answer>;
+
+/// At most this many answers of each kind are kept ...
+const CACHE_ENTRIES: usize = 32;
 /// ... holding at most this many bytes (see [`cost`]).
-const CACHE_BYTES: usize = 64 << 20;
+const CACHE_BYTES: usize = 32 << 20;
 
 /// The shared searches of one server.
 pub struct Design {
-    inner: Mutex<Inner>,
-    /// Hardest-placement searches running at once (each is one blocking thread) ...
-    permits: Semaphore,
-    /// ... and difficulty maps, apart: a map (about one solve) never waits behind a
-    /// hardest placement (up to seconds), so a hover answers promptly.
-    map_permits: Semaphore,
+    /// Hardest-placement searches (each is one blocking thread while it runs) ...
+    hardest: Arc<Jobs<Key, Answer>>,
+    /// ... and difficulty maps, apart.
+    maps: Arc<Jobs<Key, Answer>>,
     /// A test hook (`Options::stall_design_on_cells`): searches of mazes of exactly
     /// this many cells run until cancelled, saying so in the log when they start and
     /// stop.
@@ -72,64 +75,21 @@ pub struct Design {
     log: Option<Client>,
 }
 
-#[derive(Default)]
-struct Inner {
-    cache: Lru<Key, Cached>,
-    cached_bytes: usize,
-    running: HashMap<Key, Running>,
-    next_id: u64,
-}
-
-struct Cached {
-    answer: Answer,
-    cost: usize,
-}
-
-struct Running {
-    id: u64,
-    cancel: Arc<AtomicBool>,
-    interest: usize,
-    done: watch::Receiver<Option<Answer>>,
-}
-
-/// What [`Design::lookup`] found.
-pub enum Lookup {
-    Ready(Answer),
-    Pending(Ticket),
-}
-
-/// An interest in a running search; dropping the last one cancels it.
-pub struct Ticket {
-    design: Arc<Design>,
-    key: Key,
-    id: u64,
-    done: watch::Receiver<Option<Answer>>,
-}
-
-impl Ticket {
-    /// The grid searched.
-    pub fn grid(&self) -> &GridKey {
-        &self.key.0
-    }
-
-    /// Waits for the search; `None` if it was cancelled (or the server is going away).
-    pub async fn wait(&mut self) -> Option<Answer> {
-        let answer = self.done.wait_for(Option::is_some).await.ok()?.clone();
-        answer
-    }
-}
-
-impl Drop for Ticket {
-    fn drop(&mut self) {
-        let mut inner = self.design.lock();
-        if let Some(running) = inner.running.get_mut(&self.key) {
-            if running.id == self.id {
-                running.interest -= 1;
-                if running.interest == 0 {
-                    running.cancel.store(true, Ordering::Relaxed);
-                }
-            }
-        }
+/// A design search's kind of job.
+fn kind(workers: usize) -> Kind<Key, Answer> {
+    Kind {
+        max_bytes: CACHE_BYTES,
+        max_entries: CACHE_ENTRIES,
+        permits: workers,
+        cost: |key, answer| cost(key.0.grid(), answer),
+        failed: |message| Answer::Failed(format!("the design search panicked: {message}").into()),
+        failure_line: |key, message| {
+            let grid = key.0.grid();
+            format!(
+                "the design search failed on a {}×{} maze: {message}; please report this maze",
+                grid.rows, grid.cols
+            )
+        },
     }
 }
 
@@ -140,61 +100,30 @@ impl Default for Design {
 }
 
 impl Design {
-    /// The searches of one server; `log` is where the test hook `stall_on_cells`
-    /// reports.
+    /// The searches of one server; `log` is where a panic and the test hook
+    /// `stall_on_cells` report.
     pub fn new(log: Option<Client>, stall_on_cells: Option<usize>) -> Design {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let errors = log.clone().map(jobs::errors_to);
         Design {
-            inner: Mutex::default(),
-            permits: Semaphore::new(workers),
-            map_permits: Semaphore::new(workers),
+            hardest: Arc::new(Jobs::new(kind(workers), errors.clone())),
+            maps: Arc::new(Jobs::new(kind(workers), errors)),
             stall_on_cells,
             log,
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn jobs(&self, question: Question) -> &Arc<Jobs<Key, Answer>> {
+        match question {
+            Question::Map => &self.maps,
+            Question::Hardest { .. } => &self.hardest,
+        }
     }
 
     /// The answer if it is known, else a ticket for the search started (or joined) now.
     pub fn lookup(self: &Arc<Self>, grid: &GridKey, question: Question) -> Lookup {
-        let key = (grid.clone(), question);
-        let mut inner = self.lock();
-        if let Some(cached) = inner.cache.get(&key) {
-            return Lookup::Ready(cached.answer.clone());
-        }
-        if let Some(running) = inner.running.get_mut(&key) {
-            if !running.cancel.load(Ordering::Relaxed) {
-                running.interest += 1;
-                return Lookup::Pending(Ticket {
-                    design: self.clone(),
-                    id: running.id,
-                    done: running.done.clone(),
-                    key,
-                });
-            }
-        }
-        let id = inner.next_id;
-        inner.next_id += 1;
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (sender, done) = watch::channel(None);
-        let running = Running {
-            id,
-            cancel: cancel.clone(),
-            interest: 1,
-            done: done.clone(),
-        };
-        inner.running.insert(key.clone(), running);
-        drop(inner);
-        tokio::spawn(self.clone().run(key.clone(), id, cancel, sender));
-        Lookup::Pending(Ticket {
-            design: self.clone(),
-            key,
-            id,
-            done,
+        self.jobs(question).lookup((grid.clone(), question), |job| {
+            tokio::spawn(self.clone().run(job));
         })
     }
 
@@ -206,55 +135,31 @@ impl Design {
         }
     }
 
-    /// Runs one search on the blocking pool and records how it ended.
-    async fn run(
-        self: Arc<Self>,
-        key: Key,
-        id: u64,
-        cancel: Arc<AtomicBool>,
-        sender: watch::Sender<Option<Answer>>,
-    ) {
-        let permits = match key.1 {
-            Question::Map => &self.map_permits,
-            Question::Hardest { .. } => &self.permits,
+    /// Runs one search on the blocking pool, once a permit of its kind is free and
+    /// unless nobody wants it by then.
+    async fn run(self: Arc<Self>, job: jobs::Job<Key, Answer>) {
+        let question = job.key().1;
+        let Some(_permit) = self.jobs(question).permit().await else {
+            return;
         };
-        let stalled = self.stall_on_cells == Some(key.0.grid().cell_count());
-        let mut started = false;
-        let answer = match permits.acquire().await {
-            Ok(_permit) if !cancel.load(Ordering::Relaxed) => {
-                let (grid, question) = (key.0.clone(), key.1);
-                let flag = cancel.clone();
-                if stalled {
-                    started = true;
-                    self.say_stalled(question, "started").await;
-                }
-                let work = tokio::task::spawn_blocking(move || {
-                    if stalled {
-                        return stall(&flag);
-                    }
-                    catch_unwind(AssertUnwindSafe(|| search(grid.grid(), question, &flag)))
-                        .unwrap_or_else(|panic| {
-                            Ok(Answer::Failed(
-                                format!("the design search panicked: {}", panic_message(&panic))
-                                    .into(),
-                            ))
-                        })
-                });
-                match work.await {
-                    Ok(Ok(answer)) => Some(answer),
-                    Ok(Err(Cancelled)) => None,
-                    Err(error) => Some(Answer::Failed(error.to_string().into())),
-                }
-            }
-            _ => None,
-        };
-        self.finish(&key, id, answer.clone());
-        if started {
-            self.say_stalled(key.1, "stopped").await;
+        if job.is_cancelled() {
+            return;
         }
-        // A cancelled search drops `sender`, which wakes any waiter with `None`.
-        if let Some(answer) = answer {
-            let _ = sender.send(Some(answer));
+        let stalled = self.stall_on_cells == Some(job.key().0.grid().cell_count());
+        if stalled {
+            self.say_stalled(question, "started").await;
+        }
+        job.run_blocking(move |(grid, question), cancel| {
+            let answer = if stalled {
+                stall(cancel)
+            } else {
+                search(grid.grid(), *question, cancel)
+            };
+            answer.ok()
+        })
+        .await;
+        if stalled {
+            self.say_stalled(question, "stopped").await;
         }
     }
 
@@ -271,34 +176,10 @@ impl Design {
         }
     }
 
-    /// Records how a search ended: no longer running, and the answer cached.
-    fn finish(&self, key: &Key, id: u64, answer: Option<Answer>) {
-        let mut inner = self.lock();
-        if inner
-            .running
-            .get(key)
-            .is_some_and(|running| running.id == id)
-        {
-            inner.running.remove(key);
-        }
-        let Some(answer) = answer else { return };
-        let cost = cost(key.0.grid(), &answer);
-        inner.cached_bytes += cost;
-        if let Some(replaced) = inner.cache.insert(key.clone(), Cached { answer, cost }) {
-            inner.cached_bytes -= replaced.cost;
-        }
-        while inner.cached_bytes > CACHE_BYTES || inner.cache.len() > CACHE_ENTRIES {
-            match inner.cache.pop_oldest() {
-                Some((_, evicted)) => inner.cached_bytes -= evicted.cost,
-                None => break,
-            }
-        }
-    }
-
     /// Searches running now (tests).
     #[cfg(test)]
     fn running(&self) -> usize {
-        self.lock().running.len()
+        self.hardest.running() + self.maps.running()
     }
 }
 
@@ -375,7 +256,10 @@ mod tests {
         ) else {
             panic!("nothing is known before the first search");
         };
-        assert_eq!(first.id, second.id, "the second request joins the first");
+        assert!(
+            first.same_job(&second),
+            "the second request joins the first"
+        );
         let (a, b) = (first.wait().await, second.wait().await);
         assert_eq!(a, b);
         let Some(Answer::Hardest(Some(hardest))) = a else {
@@ -396,7 +280,7 @@ mod tests {
         let design = Arc::new(Design::default());
         let grid = key(&ROOM);
         // Every map permit taken: the search waits, and is dropped before it starts.
-        let permits = &design.map_permits;
+        let permits = design.maps.permits();
         let held = permits.acquire_many(permits.available_permits() as u32);
         let held = held.await.expect("permits");
         let Lookup::Pending(ticket) = design.lookup(&grid, Question::Map) else {
@@ -416,7 +300,7 @@ mod tests {
     #[tokio::test]
     async fn a_map_does_not_wait_behind_hardest_placements() {
         let design = Arc::new(Design::default());
-        let permits = &design.permits;
+        let permits = design.hardest.permits();
         let _held = permits
             .acquire_many(permits.available_permits() as u32)
             .await;

@@ -5,7 +5,8 @@
 //! `view`, call the IDE layer (`crate::ide`), convert back. `server` dispatches each
 //! LSP method to its feature, `extensions` the `boxls/*` requests; `state` holds one
 //! record per open document and the change → solve → publish pipeline; `solves` runs
-//! solves off the request loop. The design tools: `design` runs their searches off the
+//! solves off the request loop, as jobs of `jobs`, the one job table (the design
+//! searches and dead squares are jobs of it too). The design tools: `design` runs their searches off the
 //! request loop, `hardest` makes the *Make Maze #k hardest* actions, `difficulty` the
 //! hover line and `boxls/difficulty`, `maze_watch` ends their waits when the maze
 //! changes. The manual's architecture chapter (docs/src/contributor/architecture.md) has the map.
@@ -25,6 +26,7 @@ mod grid_key;
 mod hardest;
 mod hover;
 mod inlay_hints;
+mod jobs;
 mod lru;
 mod maze_watch;
 mod memory;

@@ -1,32 +1,31 @@
-//! Solving off the request loop: results cached by maze content (so an edit re-solves
-//! only the maze it touched), one shared job per maze however many documents want it,
-//! small mazes solved in batches (one blocking task for many, not one each), cancelled
-//! as soon as nobody wants them, stopped at the configured time limit, and reported
-//! with `$/progress` when slow — from a task of its own, so a client that never
-//! answers can hold up nothing.
+//! Solving off the request loop — the policy; the job table (`jobs.rs`) does the
+//! rest: results cached by maze content (so an edit re-solves only the maze it
+//! touched), one shared job per maze however many documents want it, cancelled as
+//! soon as nobody wants it, a panic kept as a failure and logged once. Here: small
+//! mazes solved in batches (one blocking task for many, not one each), solves stopped
+//! at the configured time limit, and reported with `$/progress` when slow — from a
+//! task of its own, so a client that never answers can hold up nothing.
 //!
 //! A maze is known by its [`GridKey`], hashed once when the maze is parsed. Open
-//! documents keep the results of their own mazes (see `document.rs`); the cache here
-//! is an LRU of at most [`CACHE_BYTES`] and [`CACHE_ENTRIES`] for re-use (undo, the
-//! same maze in two documents, re-opening), every operation O(1).
+//! documents keep the results of their own mazes (see `document.rs`); the table's
+//! cache is an LRU of at most [`CACHE_BYTES`] and [`CACHE_ENTRIES`] for re-use (undo,
+//! the same maze in two documents, re-opening), every operation O(1).
 //!
 //! Dead squares are not part of a solve: they are computed when something draws them
-//! ([`Solves::dead_squares`]), once per maze however many requests want them at the
-//! same time; a computation that fails is remembered (and logged once), not retried.
+//! ([`Solves::dead_squares`]), a job of their own kind in the job table:
+//! once per maze however many requests want them at the same time, cancelled when
+//! none does, with their own permits (a hover's dead squares never wait behind a long
+//! solve); a computation that fails is remembered (and logged once), not retried.
 
-use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{watch, Semaphore};
-use tower_lsp_server::ls_types::MessageType;
+use tokio::sync::watch;
 use tower_lsp_server::Client;
 
 pub use super::grid_key::GridKey;
-use super::lru::Lru;
-use super::panics::panic_message;
+use super::jobs::{self, Jobs, Kind, Lookup};
 use super::progress::Progress;
 use crate::ide::{DeadSquares, MazeStatus};
 use crate::maze::Grid;
@@ -34,6 +33,12 @@ use crate::solver;
 
 /// A settled status (never `Invalid` or `Solving`).
 pub type Shared = MazeStatus;
+
+/// An interest in a running solve; dropping the last one cancels it.
+pub type Ticket = jobs::Ticket<GridKey, Shared>;
+
+/// One maze's solve, started: computed by a [`Batch`].
+type SolveJob = jobs::Job<GridKey, Shared>;
 
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -50,8 +55,10 @@ const PROGRESS_CREATE_WAIT: Duration = Duration::from_secs(5);
 const CACHE_BYTES: usize = 128 << 20;
 /// ... in at most this many entries.
 const CACHE_ENTRIES: usize = 20_000;
-/// At most this many mazes whose dead-square computation failed are remembered.
-const FAILED_DEAD_ENTRIES: usize = 1_000;
+/// At most this many mazes' dead squares (or failures to compute them) are kept ...
+const DEAD_ENTRIES: usize = 1_000;
+/// ... holding at most this many bytes (see [`dead_cost`]).
+const DEAD_BYTES: usize = 32 << 20;
 /// What an entry costs besides its grid and result: map slot, `Arc`s, headers.
 const ENTRY_OVERHEAD: usize = 256;
 /// Mazes of at most this many cells are solved in batches: each takes well under a
@@ -62,10 +69,10 @@ const BATCH_MAZE_CELLS: usize = 10_000;
 const BATCH_CELLS: usize = 100_000;
 
 pub struct Solves {
-    inner: Mutex<Inner>,
-    permits: Semaphore,
-    /// Where a failed solve is logged (`window/logMessage`).
-    log: Option<Client>,
+    /// The solves, running and done (failures included).
+    jobs: Arc<Jobs<GridKey, Shared>>,
+    /// The dead-square computations, running and done (failures included).
+    dead: Arc<Jobs<GridKey, DeadResult>>,
     /// A test hook: mazes of exactly this many cells panic inside the solve.
     panic_on_cells: Option<usize>,
     /// A test hook: mazes of exactly this many cells solve until cancelled.
@@ -78,29 +85,47 @@ pub struct Solves {
     dead_computed: AtomicUsize,
 }
 
-#[derive(Default)]
-struct Inner {
-    cache: Lru<GridKey, Cached>,
-    /// The sum of the LRU entries' `cost`.
-    cached_bytes: usize,
-    running: HashMap<GridKey, Running>,
-    next_id: u64,
-    /// Dead-square computations under way: each wanter waits on its channel.
-    dead_running: HashMap<GridKey, watch::Receiver<Option<Option<DeadSquares>>>>,
-    /// Mazes whose dead-square computation failed: not tried again.
-    dead_failed: Lru<GridKey, ()>,
+/// The solves' kind of job.
+fn solve_kind(workers: usize) -> Kind<GridKey, Shared> {
+    Kind {
+        max_bytes: CACHE_BYTES,
+        max_entries: CACHE_ENTRIES,
+        permits: workers,
+        cost: |key, result| cost(key.grid(), result),
+        failed: MazeStatus::Failed,
+        failure_line: |key, message| failure_line("the solver", key.grid(), message),
+    }
 }
 
-struct Cached {
-    result: Shared,
-    cost: usize,
+/// A maze's dead squares, or why they could not be computed.
+type DeadResult = Result<DeadSquares, Arc<str>>;
+
+/// The dead-square computations' kind of job.
+fn dead_kind(workers: usize) -> Kind<GridKey, DeadResult> {
+    Kind {
+        max_bytes: DEAD_BYTES,
+        max_entries: DEAD_ENTRIES,
+        permits: workers,
+        cost: dead_cost,
+        failed: Err,
+        failure_line: |key, message| failure_line("the dead-square analysis", key.grid(), message),
+    }
 }
 
-struct Running {
-    id: u64,
-    cancel: Arc<AtomicBool>,
-    interest: usize,
-    done: watch::Receiver<Option<Shared>>,
+fn dead_cost(key: &GridKey, dead: &DeadResult) -> usize {
+    let held = match dead {
+        Ok(dead) => dead.len(),
+        Err(message) => message.len(),
+    };
+    key.grid().walls.len() + held + ENTRY_OVERHEAD
+}
+
+/// The log line for a failure: `what` failed on `grid`.
+fn failure_line(what: &str, grid: &Grid, message: &str) -> String {
+    format!(
+        "{what} failed on a {}×{} maze: {message}; please report this maze",
+        grid.rows, grid.cols
+    )
 }
 
 /// What [`Solves::find_or_start`] found for each maze asked about, by the caller's
@@ -111,55 +136,14 @@ pub struct Found {
     pub pending: Vec<(usize, Ticket)>,
 }
 
-/// An interest in a running solve; dropping the last one cancels it.
-pub struct Ticket {
-    solves: Arc<Solves>,
-    key: GridKey,
-    id: u64,
-    done: watch::Receiver<Option<Shared>>,
-}
-
-impl Ticket {
-    pub fn key(&self) -> &GridKey {
-        &self.key
-    }
-
-    /// Waits for the solve; `None` if it was cancelled.
-    pub async fn wait(&mut self) -> Option<Shared> {
-        let result = self.done.wait_for(Option::is_some).await.ok()?.clone();
-        result
-    }
-}
-
-impl Drop for Ticket {
-    fn drop(&mut self) {
-        let mut inner = self.solves.lock();
-        if let Some(running) = inner.running.get_mut(&self.key) {
-            if running.id == self.id {
-                running.interest -= 1;
-                if running.interest == 0 {
-                    running.cancel.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-    }
-}
-
-/// One maze of a job.
-struct Item {
-    key: GridKey,
-    id: u64,
-    cancel: Arc<AtomicBool>,
-    sender: watch::Sender<Option<Shared>>,
-}
-
 impl Solves {
+    /// The solves of one server; failures are logged to `log`.
     pub fn new(log: Option<Client>, options: super::Options) -> Solves {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let log = log.map(jobs::errors_to);
         Solves {
-            inner: Mutex::default(),
-            permits: Semaphore::new(workers),
-            log,
+            jobs: Arc::new(Jobs::new(solve_kind(workers), log.clone())),
+            dead: Arc::new(Jobs::new(dead_kind(workers), log)),
             panic_on_cells: options.panic_on_cells,
             stall_on_cells: options.stall_on_cells,
             dead_panic_on_cells: options.dead_squares_panic_on_cells,
@@ -168,20 +152,13 @@ impl Solves {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
     /// The cached result for a maze, without starting anything.
     #[cfg(test)]
     fn peek(&self, key: &GridKey, limits: Limits) -> Option<Shared> {
         if let Some(too_large) = too_large(key.grid(), limits) {
             return Some(too_large);
         }
-        let mut inner = self.lock();
-        inner.cache.get(key).map(|cached| cached.result.clone())
+        self.jobs.cached(key)
     }
 
     /// For each `(index, key)`: the result if it is known, else a ticket for a solve
@@ -195,25 +172,20 @@ impl Solves {
         let mut found = Found::default();
         let mut batch = Vec::new();
         let mut batch_cells = 0;
-        let mut inner = self.lock();
         for (index, key) in wanted {
             if let Some(too_large) = too_large(key.grid(), limits) {
                 found.ready.push((index, too_large));
                 continue;
             }
-            if let Some(cached) = inner.cache.get(&key) {
-                found.ready.push((index, cached.result.clone()));
-                continue;
+            let mut started = None;
+            match self.jobs.lookup(key, |job| started = Some(job)) {
+                Lookup::Ready(result) => found.ready.push((index, result)),
+                Lookup::Pending(ticket) => found.pending.push((index, ticket)),
             }
-            if let Some(ticket) = self.join(&mut inner, &key) {
-                found.pending.push((index, ticket));
-                continue;
-            }
-            let (item, ticket) = self.start(&mut inner, key);
-            found.pending.push((index, ticket));
-            let cells = item.key.grid().cell_count();
+            let Some(job) = started else { continue };
+            let cells = job.key().grid().cell_count();
             if cells > BATCH_MAZE_CELLS {
-                self.spawn(vec![item], limits, progress());
+                self.spawn(vec![job], limits, progress());
                 continue;
             }
             if batch_cells + cells > BATCH_CELLS && !batch.is_empty() {
@@ -221,66 +193,22 @@ impl Solves {
                 batch_cells = 0;
             }
             batch_cells += cells;
-            batch.push(item);
+            batch.push(job);
         }
-        drop(inner);
         if !batch.is_empty() {
             self.spawn(batch, limits, progress());
         }
         found
     }
 
-    /// A ticket for the solve of `key` already running, if one is.
-    fn join(self: &Arc<Self>, inner: &mut Inner, key: &GridKey) -> Option<Ticket> {
-        let running = inner.running.get_mut(key)?;
-        if running.cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        running.interest += 1;
-        Some(Ticket {
+    fn spawn(self: &Arc<Self>, jobs: Vec<SolveJob>, limits: Limits, progress: Option<Progress>) {
+        let batch = Batch {
             solves: self.clone(),
-            key: key.clone(),
-            id: running.id,
-            done: running.done.clone(),
-        })
-    }
-
-    /// Registers a new solve of `key`: the item for a job, and the first ticket.
-    fn start(self: &Arc<Self>, inner: &mut Inner, key: GridKey) -> (Item, Ticket) {
-        let id = inner.next_id;
-        inner.next_id += 1;
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (sender, done) = watch::channel(None);
-        let running = Running {
-            id,
-            cancel: cancel.clone(),
-            interest: 1,
-            done: done.clone(),
-        };
-        inner.running.insert(key.clone(), running);
-        let ticket = Ticket {
-            solves: self.clone(),
-            key: key.clone(),
-            id,
-            done,
-        };
-        let item = Item {
-            key,
-            id,
-            cancel,
-            sender,
-        };
-        (item, ticket)
-    }
-
-    fn spawn(self: &Arc<Self>, items: Vec<Item>, limits: Limits, progress: Option<Progress>) {
-        let job = Job {
-            solves: self.clone(),
-            items,
+            jobs,
             limits,
             progress,
         };
-        tokio::spawn(job.run());
+        tokio::spawn(batch.run());
     }
 
     /// The dead squares of finished solves, computed on the blocking pool (and kept
@@ -288,191 +216,84 @@ impl Solves {
     /// computed for another request is waited for, not computed again; one that
     /// failed before is not tried again.
     pub async fn dead_squares(self: &Arc<Self>, keys: Vec<GridKey>) -> Vec<Option<DeadSquares>> {
-        let mut waits = Vec::with_capacity(keys.len());
         let mut computing = Vec::new();
-        {
-            let mut inner = self.lock();
-            for key in keys {
-                if inner.dead_failed.get(&key).is_some() {
-                    waits.push(None);
-                } else if let Some(running) = inner.dead_running.get(&key) {
-                    waits.push(Some(running.clone()));
-                } else {
-                    let (sender, receiver) = watch::channel(None);
-                    inner.dead_running.insert(key.clone(), receiver.clone());
-                    waits.push(Some(receiver));
-                    computing.push((key, sender));
-                }
-            }
-        }
+        let found: Vec<_> = keys
+            .into_iter()
+            .map(|key| self.dead.lookup(key, |job| computing.push(job)))
+            .collect();
         if !computing.is_empty() {
-            // A task of its own: a request cancelled meanwhile must not strand the
-            // others waiting on the same computation.
+            // A task of its own: the computation goes on while any request wants it,
+            // whichever of them started it.
             tokio::spawn(self.clone().compute_dead(computing));
         }
-        let mut found = Vec::with_capacity(waits.len());
-        for wait in waits {
-            let dead = match wait {
-                None => None,
-                Some(mut receiver) => match receiver.wait_for(Option::is_some).await {
-                    Ok(dead) => dead.clone().flatten(),
-                    Err(_) => None,
-                },
+        let mut dead = Vec::with_capacity(found.len());
+        for lookup in found {
+            let result = match lookup {
+                Lookup::Ready(result) => Some(result),
+                Lookup::Pending(mut ticket) => ticket.wait().await,
             };
-            found.push(dead);
+            dead.push(result.and_then(Result::ok));
         }
-        found
+        dead
     }
 
-    /// Computes the dead squares of `computing`, sends each to its waiters, keeps them
-    /// with the cached result, and remembers (and logs, once) a failure.
-    async fn compute_dead(
-        self: Arc<Self>,
-        computing: Vec<(GridKey, watch::Sender<Option<Option<DeadSquares>>>)>,
-    ) {
-        let keys: Vec<GridKey> = computing.iter().map(|(key, _)| key.clone()).collect();
-        let computed = match self.permits.acquire().await {
-            Ok(_permit) => {
-                let solves = self.clone();
-                tokio::task::spawn_blocking(move || solves.dead_squares_of(keys))
-                    .await
-                    .ok()
-            }
-            Err(_) => None,
+    /// Computes the dead squares of each job nobody has given up, on the blocking
+    /// pool, one after another; each sent as soon as it is known (and kept with the
+    /// cached result), a failure logged before it is sent.
+    async fn compute_dead(self: Arc<Self>, computing: Vec<jobs::Job<GridKey, DeadResult>>) {
+        let Some(_permit) = self.dead.permit().await else {
+            return;
         };
-        let computed = computed.unwrap_or_else(|| {
-            let failed = Err("the computation stopped".to_string());
-            vec![failed; computing.len()]
-        });
-        let mut failures = Vec::new();
-        let mut results = Vec::new();
-        {
-            let mut guard = self.lock();
-            let inner = &mut *guard;
-            for ((key, sender), dead) in computing.into_iter().zip(computed) {
-                inner.dead_running.remove(&key);
-                let dead = match dead {
-                    Ok(dead) => {
-                        if let Some(cached) = inner.cache.get(&key) {
-                            cached.result.set_dead(dead.clone());
-                            cached.cost += dead.len();
-                            inner.cached_bytes += dead.len();
-                        }
-                        Some(dead)
-                    }
-                    Err(message) => {
-                        inner.dead_failed.insert(key.clone(), ());
-                        while inner.dead_failed.len() > FAILED_DEAD_ENTRIES {
-                            inner.dead_failed.pop_oldest();
-                        }
-                        failures.push((key, message));
-                        None
-                    }
-                };
-                results.push((sender, dead));
+        let solves = self.clone();
+        let failures = tokio::task::spawn_blocking(move || {
+            let mut failures = Vec::new();
+            for job in computing {
+                let computed = solves.dead_squares_of(&job);
+                if let Ok(Some(Ok(dead))) = &computed {
+                    solves
+                        .jobs
+                        .update(job.key(), |status| status.set_dead(dead.clone()));
+                }
+                failures.extend(job.end(computed));
             }
-        }
-        // Logged before the results go out, so that whoever sees a result can also
-        // see why it is missing.
-        for (key, message) in failures {
-            self.log_failure("the dead-square analysis", key.grid(), &message)
-                .await;
-        }
-        for (sender, dead) in results {
-            let _ = sender.send(Some(dead));
+            failures
+        });
+        for failure in failures.await.unwrap_or_default() {
+            failure.report().await;
         }
     }
 
-    /// The blocking part: each maze's dead squares, or the panic's message.
-    fn dead_squares_of(&self, keys: Vec<GridKey>) -> Vec<Result<DeadSquares, String>> {
-        let never = AtomicBool::new(false);
-        keys.into_iter()
-            .map(|key| {
-                self.dead_computed.fetch_add(1, Ordering::Relaxed);
-                let grid = key.grid();
-                let dead = catch_unwind(AssertUnwindSafe(|| {
-                    if self.dead_panic_on_cells == Some(grid.cell_count()) {
-                        panic!("injected dead-square panic");
-                    }
-                    solver::dead_squares(grid, &never)
-                }));
-                match dead {
-                    Ok(Ok(dead)) => Ok(DeadSquares::from(dead)),
-                    Ok(Err(solver::Cancelled)) => Err("cancelled".to_string()),
-                    Err(panic) => Err(panic_message(&panic)),
-                }
-            })
-            .collect()
+    /// The blocking part: one maze's dead squares, unless its job is cancelled first.
+    fn dead_squares_of(&self, job: &jobs::Job<GridKey, DeadResult>) -> jobs::Computed<DeadResult> {
+        if job.is_cancelled() {
+            return Ok(None);
+        }
+        self.dead_computed.fetch_add(1, Ordering::Relaxed);
+        job.compute(|key, cancel| {
+            let grid = key.grid();
+            if self.dead_panic_on_cells == Some(grid.cell_count()) {
+                panic!("injected dead-square panic");
+            }
+            let dead = solver::dead_squares(grid, cancel).ok()?;
+            Some(Ok(Arc::from(dead)))
+        })
     }
 
     /// Forgets results that depend on limits (after a configuration change).
     pub fn forget_limited(&self) {
-        let limited = |result: &Shared| matches!(result, MazeStatus::TimedOut { .. });
-        let mut inner = self.lock();
-        let mut freed = 0;
-        inner.cache.retain(|cached| {
-            let keep = !limited(&cached.result);
-            if !keep {
-                freed += cached.cost;
-            }
-            keep
-        });
-        inner.cached_bytes -= freed;
-    }
-
-    /// Records how a solve ended: no longer running, and the result cached.
-    fn finish(&self, key: &GridKey, id: u64, result: Option<Shared>) {
-        let mut inner = self.lock();
-        if inner
-            .running
-            .get(key)
-            .is_some_and(|running| running.id == id)
-        {
-            inner.running.remove(key);
-        }
-        if let Some(result) = result {
-            inner.cache_result(key.clone(), result);
-        }
-    }
-
-    /// Logs a failure once, where it happened: `what` failed on `grid`.
-    async fn log_failure(&self, what: &str, grid: &Grid, message: &str) {
-        if let Some(client) = &self.log {
-            let text = format!(
-                "{what} failed on a {}×{} maze: {message}; please report this maze",
-                grid.rows, grid.cols
-            );
-            client.log_message(MessageType::ERROR, text).await;
-        }
+        self.jobs
+            .retain(|result| !matches!(result, MazeStatus::TimedOut { .. }));
     }
 
     #[cfg(test)]
     fn running(&self) -> usize {
-        self.lock().running.len()
+        self.jobs.running()
     }
 
     /// Entries and bytes of the LRU.
     #[cfg(test)]
     fn cache_size(&self) -> (usize, usize) {
-        let inner = self.lock();
-        (inner.cache.len(), inner.cached_bytes)
-    }
-}
-
-impl Inner {
-    /// Puts a result in the LRU and evicts down to the bounds.
-    fn cache_result(&mut self, key: GridKey, result: Shared) {
-        let cost = cost(key.grid(), &result);
-        self.cached_bytes += cost;
-        if let Some(replaced) = self.cache.insert(key, Cached { result, cost }) {
-            self.cached_bytes -= replaced.cost;
-        }
-        while self.cached_bytes > CACHE_BYTES || self.cache.len() > CACHE_ENTRIES {
-            match self.cache.pop_oldest() {
-                Some((_, evicted)) => self.cached_bytes -= evicted.cost,
-                None => break,
-            }
-        }
+        self.jobs.cache_size()
     }
 }
 
@@ -500,17 +321,17 @@ fn too_large(grid: &Grid, limits: Limits) -> Option<Shared> {
 
 /// Solves on the blocking pool, one maze after another, each result sent as soon as
 /// it is known; a task watches a lone (large) maze's time limit.
-struct Job {
+struct Batch {
     solves: Arc<Solves>,
-    items: Vec<Item>,
+    jobs: Vec<SolveJob>,
     limits: Limits,
     progress: Option<Progress>,
 }
 
-impl Job {
+impl Batch {
     async fn run(self) {
         let solves = self.solves.clone();
-        let Ok(_permit) = solves.permits.acquire().await else {
+        let Some(_permit) = solves.jobs.permit().await else {
             return;
         };
         let (finished, finished_watch) = watch::channel(false);
@@ -519,15 +340,15 @@ impl Job {
         }
         // Only a lone maze can run long enough to need stopping at the limit; a batch's
         // mazes are checked against it once solved.
-        let watched = match &self.items[..] {
-            [item] => Some(item.cancel.clone()),
+        let watched = match &self.jobs[..] {
+            [job] => Some(job.cancel_flag().clone()),
             _ => None,
         };
         let timed_out = Arc::new(AtomicBool::new(false));
-        let Job { items, limits, .. } = self;
+        let Batch { jobs, limits, .. } = self;
         let mut work = tokio::task::spawn_blocking({
             let (solves, timed_out) = (solves.clone(), timed_out.clone());
-            move || solve_items(&solves, items, limits.timeout, &timed_out)
+            move || solve_jobs(&solves, jobs, limits.timeout, &timed_out)
         });
         let deadline = tokio::time::sleep(limits.timeout);
         tokio::pin!(deadline);
@@ -546,110 +367,98 @@ impl Job {
         // A failure is logged before its result goes out, so that whoever sees the
         // result can also see the log.
         for failure in failures {
-            solves
-                .log_failure("the solver", failure.item.key.grid(), &failure.message)
-                .await;
-            let _ = failure.item.sender.send(Some(failure.status));
+            failure.report().await;
         }
     }
 
     fn title(&self) -> String {
-        match &self.items[..] {
-            [item] => format!(
+        match &self.jobs[..] {
+            [job] => format!(
                 "Solving a {}×{} maze",
-                item.key.grid().rows,
-                item.key.grid().cols
+                job.key().grid().rows,
+                job.key().grid().cols
             ),
-            items => format!("Solving {} mazes", items.len()),
+            jobs => format!("Solving {} mazes", jobs.len()),
         }
     }
 }
 
-/// A solve that failed: logged, then sent, by the job's task.
-struct Failure {
-    item: Item,
-    message: String,
-    status: Shared,
-}
-
-/// The blocking part of a job: solves each item not cancelled, records and sends its
-/// result. Returns the failures, to log before their results are sent.
-fn solve_items(
+/// The blocking part of a batch: solves each maze not cancelled, records and sends
+/// its result. Returns the failures, to log before their results are sent.
+fn solve_jobs(
     solves: &Solves,
-    items: Vec<Item>,
+    jobs: Vec<SolveJob>,
     timeout: Duration,
     timed_out: &AtomicBool,
-) -> Vec<Failure> {
+) -> Vec<jobs::Failure<GridKey, Shared>> {
     let mut failures = Vec::new();
-    for item in items {
-        let result = if item.cancel.load(Ordering::Relaxed) {
+    for job in jobs {
+        let computed = if job.is_cancelled() {
             // Stopped before it started: by the time limit (its thread was slow to
             // start), or because nobody wants it any more.
-            timed_out
+            Ok(timed_out
                 .load(Ordering::Relaxed)
                 .then_some(MazeStatus::TimedOut {
                     ms: timeout.as_millis() as u64,
-                })
+                }))
         } else {
-            solve_one(solves, &item, timeout, timed_out)
+            job.compute(|key, cancel| solve_one(solves, key.grid(), cancel, timeout, timed_out))
         };
-        solves.finish(&item.key, item.id, result.clone());
-        match result {
-            Some(MazeStatus::Failed(message)) => failures.push(Failure {
-                message: message.to_string(),
-                status: MazeStatus::Failed(message),
-                item,
-            }),
-            // Nobody listening is fine: the result is cached.
-            Some(result) => {
-                let _ = item.sender.send(Some(result));
-            }
-            // A cancelled solve just drops `sender`, which wakes any waiter with `None`.
-            None => {}
-        }
+        failures.extend(job.end(computed));
     }
     failures
 }
 
+/// One maze's solve (the test hooks first); `None` once cancelled, unless by the time
+/// limit.
 fn solve_one(
     solves: &Solves,
-    item: &Item,
+    grid: &Grid,
+    cancel: &AtomicBool,
     timeout: Duration,
     timed_out: &AtomicBool,
 ) -> Option<Shared> {
-    let grid = item.key.grid();
     let started = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        if solves.panic_on_cells == Some(grid.cell_count()) {
-            panic!("injected solver panic");
-        }
-        if solves.stall_on_cells == Some(grid.cell_count()) {
-            while !item.cancel.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            return Err(solver::Cancelled);
-        }
-        while solves
-            .gate
-            .is_some_and(|gate| gate.holds(grid.cell_count()))
-        {
-            if item.cancel.load(Ordering::Relaxed) {
-                return Err(solver::Cancelled);
-            }
+    if solves.panic_on_cells == Some(grid.cell_count()) {
+        panic!("injected solver panic");
+    }
+    let outcome = if solves.stall_on_cells == Some(grid.cell_count()) {
+        while !cancel.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
-        solver::solve_cancellable(grid, &item.cancel)
-    }));
+        Err(solver::Cancelled)
+    } else {
+        held_at_the_gate(solves, grid, cancel)
+            .and_then(|()| solver::solve_cancellable(grid, cancel))
+    };
     let over_time = || MazeStatus::TimedOut {
         ms: timeout.as_millis() as u64,
     };
     match outcome {
-        Ok(Ok(_)) if started.elapsed() > timeout => Some(over_time()),
-        Ok(Ok(outcome)) => Some(MazeStatus::from_outcome(outcome)),
-        Ok(Err(solver::Cancelled)) if timed_out.load(Ordering::Relaxed) => Some(over_time()),
-        Ok(Err(solver::Cancelled)) => None,
-        Err(panic) => Some(MazeStatus::Failed(panic_message(&panic).into())),
+        Ok(_) if started.elapsed() > timeout => Some(over_time()),
+        Ok(outcome) => Some(MazeStatus::from_outcome(outcome)),
+        Err(solver::Cancelled) if timed_out.load(Ordering::Relaxed) => Some(over_time()),
+        Err(solver::Cancelled) => None,
     }
+}
+
+/// The test hook [`super::Options::hold_solves`]: waits while the gate holds mazes of
+/// this size; `Err` once cancelled.
+fn held_at_the_gate(
+    solves: &Solves,
+    grid: &Grid,
+    cancel: &AtomicBool,
+) -> Result<(), solver::Cancelled> {
+    while solves
+        .gate
+        .is_some_and(|gate| gate.holds(grid.cell_count()))
+    {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(solver::Cancelled);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok(())
 }
 
 /// Reports a solve as `$/progress` once it has run [`PROGRESS_AFTER`], until
@@ -734,22 +543,6 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn dropping_every_ticket_cancels_the_solve() {
-        let solves = Arc::new(Solves::new(None, Options::default()));
-        let found = solves.find_or_start(vec![(0, key(&["SB.T"]))], limits(), none);
-        drop(found);
-        // The job may have finished first; either way nothing stays running.
-        for _ in 0..100 {
-            if solves.running() == 0 {
-                return;
-            }
-            tokio::task::yield_now().await;
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        panic!("a solve nobody wants is still running");
-    }
-
-    #[tokio::test]
     async fn dead_squares_are_computed_on_demand_and_cached() {
         let solves = Arc::new(Solves::new(None, Options::default()));
         let maze = key(&["#####", "#S..#", "#.B.#", "#..T#", "#####"]);
@@ -794,7 +587,7 @@ mod tests {
         assert!(answers.iter().all(|answer| answer == &answers[0]));
         assert!(answers[0].iter().all(Option::is_some));
         assert_eq!(solves.dead_computed.load(Ordering::Relaxed), rooms.len());
-        assert!(solves.lock().dead_running.is_empty());
+        assert_eq!(solves.dead.running(), 0);
     }
 
     #[tokio::test]
@@ -814,12 +607,18 @@ mod tests {
     #[tokio::test]
     async fn a_solve_the_time_limit_stopped_before_it_started_timed_out() {
         let solves = Arc::new(Solves::new(None, Options::default()));
-        let (item, mut ticket) = solves.start(&mut solves.lock(), key(&["SB.T"]));
+        let mut started = None;
+        let Lookup::Pending(mut ticket) = solves.jobs.lookup(key(&["SB.T"]), |job| {
+            started = Some(job);
+        }) else {
+            panic!("nothing is known yet");
+        };
+        let job = started.expect("started");
         // The limit passed before the blocking thread got to the maze.
         let timed_out = AtomicBool::new(true);
-        item.cancel.store(true, Ordering::Relaxed);
+        job.cancel_flag().store(true, Ordering::Relaxed);
         let timeout = Duration::from_millis(1);
-        assert!(solve_items(&solves, vec![item], timeout, &timed_out).is_empty());
+        assert!(solve_jobs(&solves, vec![job], timeout, &timed_out).is_empty());
         assert_eq!(ticket.wait().await, Some(MazeStatus::TimedOut { ms: 1 }));
     }
 
@@ -885,14 +684,14 @@ mod tests {
         let solves = Solves::new(None, Options::default());
         for seed in 0..CACHE_ENTRIES + 500 {
             let (grid, result) = fake(64 + seed / 64, seed);
-            solves.finish(&grid, 0, Some(result));
+            solves.jobs.keep(&grid, result);
         }
         let (entries, bytes) = solves.cache_size();
         assert_eq!(entries, CACHE_ENTRIES);
         assert!(bytes <= CACHE_BYTES);
         for seed in 0..20 {
             let (grid, result) = fake(16 << 20, seed);
-            solves.finish(&grid, 0, Some(result));
+            solves.jobs.keep(&grid, result);
             let (_, bytes) = solves.cache_size();
             assert!(
                 bytes <= CACHE_BYTES,
@@ -905,8 +704,8 @@ mod tests {
             "{entries} entries, {bytes} bytes"
         );
         let (grid, result) = fake(16 << 20, 0);
-        solves.finish(&grid, 0, Some(result.clone()));
-        solves.finish(&grid, 0, Some(result));
+        solves.jobs.keep(&grid, result.clone());
+        solves.jobs.keep(&grid, result);
         assert!(
             solves.cache_size().1 <= CACHE_BYTES,
             "a re-solve is not counted twice"

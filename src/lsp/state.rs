@@ -437,7 +437,7 @@ impl State {
         let keys = document.keys.clone();
         let (kept, moot): (Vec<_>, Vec<_>) = std::mem::take(&mut record.prefetched)
             .into_iter()
-            .partition(|ticket| keys.iter().flatten().any(|key| key == ticket.grid()));
+            .partition(|ticket| keys.iter().flatten().any(|key| *key == ticket.key().0));
         record.prefetched = kept;
         record.settled.send_replace(i32::MIN);
         let task = pending.then(|| {
