@@ -7,7 +7,7 @@ use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity as Le
 use codespan_reporting::files::{self, Files};
 use codespan_reporting::term::{self, termcolor::WriteColor, Config};
 
-use crate::maze::{line_spans, Diagnostic, Severity};
+use crate::maze::{line_spans, Diagnostic, DiagnosticCode, Severity};
 
 /// One source file, with LSP line breaks (`\n`, `\r\n`, `\r`).
 pub struct SourceFile<'a> {
@@ -92,20 +92,8 @@ pub struct Finding {
     pub help: Option<String>,
 }
 
-impl From<&Diagnostic> for Finding {
-    fn from(d: &Diagnostic) -> Finding {
-        Finding {
-            code: d.code.as_str(),
-            severity: d.severity,
-            range: d.range.clone(),
-            message: d.message.clone(),
-            help: d.fix.as_ref().map(|fix| fix.title.clone()),
-        }
-    }
-}
-
-impl From<&crate::level::Diagnostic> for Finding {
-    fn from(d: &crate::level::Diagnostic) -> Finding {
+impl<C: DiagnosticCode> From<&Diagnostic<C>> for Finding {
+    fn from(d: &Diagnostic<C>) -> Finding {
         Finding {
             code: d.code.as_str(),
             severity: d.severity,

@@ -1,10 +1,8 @@
 //! The stable diagnostic codes of Sokoban levels (SPEC §7), their severities, and the
 //! diagnostic itself (byte ranges, an optional quick fix).
 
+use crate::maze::{DiagnosticCode, Severity};
 use std::fmt;
-use std::ops::Range;
-
-use crate::maze::{Fix, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Code {
@@ -79,33 +77,15 @@ impl fmt::Display for Code {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub code: Code,
-    pub severity: Severity,
-    /// Byte range in the source text.
-    pub range: Range<usize>,
-    pub message: String,
-    pub fix: Option<Fix>,
-}
-
-impl Diagnostic {
-    pub fn new(code: Code, range: Range<usize>, message: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            code,
-            severity: code.severity(),
-            range,
-            message: message.into(),
-            fix: None,
-        }
+impl DiagnosticCode for Code {
+    fn as_str(self) -> &'static str {
+        Code::as_str(self)
     }
 
-    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
-        self.fix = Some(fix);
-        self
-    }
-
-    pub fn is_error(&self) -> bool {
-        self.severity == Severity::Error
+    fn severity(self) -> Severity {
+        Code::severity(self)
     }
 }
+
+/// A level diagnostic: the maze's diagnostic type with a level code.
+pub type Diagnostic = crate::maze::Diagnostic<Code>;

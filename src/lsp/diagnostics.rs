@@ -15,8 +15,7 @@ use super::view::View;
 use std::ops::Range;
 
 use crate::ide;
-use crate::level;
-use crate::maze::{Diagnostic, Severity};
+use crate::maze::{Diagnostic, DiagnosticCode, Severity};
 
 /// The document's diagnostics, in source order, and the mazes' conversions made now
 /// that are worth keeping.
@@ -26,7 +25,7 @@ pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Made<MazeDiagnostics>) {
         return (vec![out_of_sync(problem)], reuse.made());
     }
     if let Some(levels) = view.levels() {
-        let all = levels.diagnostics().iter().map(|d| level_to_lsp(view, d));
+        let all = levels.diagnostics().iter().map(|d| to_lsp(view, d));
         return (all.collect(), reuse.made());
     }
     let file = view.file();
@@ -88,20 +87,9 @@ fn moved(diagnostic: &lsp::Diagnostic, lines: u32, down: bool) -> lsp::Diagnosti
     moved
 }
 
-pub fn to_lsp(view: &View, diagnostic: &Diagnostic) -> lsp::Diagnostic {
+/// A maze's or a level's diagnostic, converted.
+pub fn to_lsp<C: DiagnosticCode>(view: &View, diagnostic: &Diagnostic<C>) -> lsp::Diagnostic {
     let Diagnostic {
-        code,
-        severity,
-        range,
-        message,
-        ..
-    } = diagnostic;
-    converted(view, range, *severity, code.as_str(), message)
-}
-
-/// A level check's diagnostic (a Sokoban document's), converted.
-fn level_to_lsp(view: &View, diagnostic: &level::Diagnostic) -> lsp::Diagnostic {
-    let level::Diagnostic {
         code,
         severity,
         range,

@@ -160,9 +160,28 @@ impl Fix {
     }
 }
 
+/// What a diagnostic needs from its code list: the stable name and the severity. Both
+/// lists (mazes here, Sokoban levels in `level::code`) implement it, so one
+/// [`Diagnostic`] serves both.
+pub trait DiagnosticCode: Copy {
+    fn as_str(self) -> &'static str;
+    fn severity(self) -> Severity;
+}
+
+impl DiagnosticCode for Code {
+    fn as_str(self) -> &'static str {
+        Code::as_str(self)
+    }
+
+    fn severity(self) -> Severity {
+        Code::severity(self)
+    }
+}
+
+/// A diagnostic with a code from list `C` (a maze's [`Code`] unless said otherwise).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub code: Code,
+pub struct Diagnostic<C = Code> {
+    pub code: C,
     pub severity: Severity,
     /// Byte range in the source text.
     pub range: Range<usize>,
@@ -170,8 +189,8 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
 }
 
-impl Diagnostic {
-    pub fn new(code: Code, range: Range<usize>, message: impl Into<String>) -> Diagnostic {
+impl<C: DiagnosticCode> Diagnostic<C> {
+    pub fn new(code: C, range: Range<usize>, message: impl Into<String>) -> Diagnostic<C> {
         Diagnostic {
             code,
             severity: code.severity(),
@@ -181,7 +200,7 @@ impl Diagnostic {
         }
     }
 
-    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic<C> {
         self.fix = Some(fix);
         self
     }

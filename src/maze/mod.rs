@@ -10,7 +10,7 @@ mod incremental;
 mod lines;
 mod parse;
 
-pub use diagnostic::{plural, Code, Diagnostic, Fix, Severity, TextEdit};
+pub use diagnostic::{plural, Code, Diagnostic, DiagnosticCode, Fix, Severity, TextEdit};
 pub use format::{format, format_edit};
 pub use incremental::Splice;
 pub use lines::{first_line_break, line_spans, LineSpan};
