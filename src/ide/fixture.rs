@@ -3,7 +3,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::{FileView, MazeStatus, Options};
+use super::tokens::DEAD;
+use super::{FileView, MazeStatus, Options, Token};
 use crate::maze::{parse, Grid, ParsedFile};
 use crate::solver;
 
@@ -52,4 +53,17 @@ pub fn solved_status(grid: &Grid) -> MazeStatus {
         unreachable!("the flag is never set")
     };
     MazeStatus::from_analysis(analysis)
+}
+
+/// Tokens as the token tests show them, one a line: the token's text, its kind, and
+/// ` dead` when it has that modifier (`.box` and Sokoban documents alike).
+pub fn shown_tokens(text: &str, tokens: &[Token]) -> String {
+    let shown: Vec<String> = tokens
+        .iter()
+        .map(|t| {
+            let dead = if t.modifiers & DEAD != 0 { " dead" } else { "" };
+            format!("{:?} {:?}{dead}", &text[t.range.clone()], t.kind)
+        })
+        .collect();
+    shown.join("\n")
 }

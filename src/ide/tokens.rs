@@ -26,7 +26,8 @@ pub const TOKEN_KINDS: [&str; 9] = [
 ];
 /// Modifier names; bit `i` of [`Token::modifiers`] is the `i`th.
 pub const TOKEN_MODIFIERS: [&str; 1] = ["dead"];
-const DEAD: u32 = 1;
+/// The `dead` modifier's bit, for `.box` and Sokoban documents alike.
+pub(super) const DEAD: u32 = 1;
 
 /// One token: a byte range within one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,19 +190,13 @@ fn push_runs(
 mod tests {
     use expect_test::{expect, Expect};
 
-    use super::super::fixture::Fixture;
+    use super::super::fixture::{shown_tokens, Fixture};
     use super::*;
 
     fn check(text: &str, expect: Expect) {
         let fixture = Fixture::solved(text);
-        let shown: Vec<String> = tokens(&fixture.view(), 0..text.len())
-            .iter()
-            .map(|t| {
-                let dead = if t.modifiers & DEAD != 0 { " dead" } else { "" };
-                format!("{:?} {:?}{dead}", &text[t.range.clone()], t.kind)
-            })
-            .collect();
-        expect.assert_eq(&shown.join("\n"));
+        let shown = shown_tokens(text, &tokens(&fixture.view(), 0..text.len()));
+        expect.assert_eq(&shown);
     }
 
     #[test]

@@ -8,12 +8,10 @@
 use std::ops::Range;
 
 use super::{dead_of, LevelFile};
+use crate::ide::tokens::DEAD;
 use crate::ide::{line_end, line_start, Token, TokenKind};
 use crate::level::{Cell, Level};
 use crate::maze::line_spans;
-
-/// The `dead` modifier's bit (`TOKEN_MODIFIERS`).
-const DEAD: u32 = 1;
 
 /// The tokens of every line that overlaps `range`, in source order.
 pub fn level_tokens(file: &LevelFile, range: Range<usize>) -> Vec<Token> {
@@ -150,17 +148,12 @@ mod tests {
 
     use super::super::fixture::Fixture;
     use super::*;
+    use crate::ide::fixture::shown_tokens;
 
     fn check(text: &str, expect: Expect) {
         let fixture = Fixture::new(text);
-        let shown: Vec<String> = level_tokens(&fixture.view(), 0..text.len())
-            .iter()
-            .map(|t| {
-                let dead = if t.modifiers & DEAD != 0 { " dead" } else { "" };
-                format!("{:?} {:?}{dead}", &text[t.range.clone()], t.kind)
-            })
-            .collect();
-        expect.assert_eq(&shown.join("\n"));
+        let shown = shown_tokens(text, &level_tokens(&fixture.view(), 0..text.len()));
+        expect.assert_eq(&shown);
     }
 
     #[test]
