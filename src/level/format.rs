@@ -6,7 +6,7 @@
 
 use super::parse::{board_rows, lines_of, parse, Kind};
 use super::rle::{compress_row, decode_row, expand_row};
-use crate::maze::{first_line_break, TextEdit};
+use crate::maze::{first_line_break, whole_lines_edit, TextEdit};
 
 /// What the formatter does with run-length rows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -83,37 +83,7 @@ fn rewrite_row(row: &str, run_length: RunLength) -> String {
 /// The one edit, covering whole lines, that turns `text` into its formatted text;
 /// `None` when it is formatted already.
 pub fn format_edit(text: &str, run_length: RunLength) -> Option<TextEdit> {
-    let formatted = format(text, run_length);
-    if formatted == text {
-        return None;
-    }
-    let (old, new) = (text.as_bytes(), formatted.as_bytes());
-    let mut prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    while !is_line_start(old, prefix) || !is_line_start(new, prefix) {
-        prefix -= 1;
-    }
-    let limit = old.len().min(new.len()) - prefix;
-    let mut suffix = old
-        .iter()
-        .rev()
-        .zip(new.iter().rev())
-        .take(limit)
-        .take_while(|(a, b)| a == b)
-        .count();
-    while !is_line_start(old, old.len() - suffix) || !is_line_start(new, new.len() - suffix) {
-        suffix -= 1;
-    }
-    Some(TextEdit {
-        range: prefix..old.len() - suffix,
-        new_text: formatted[prefix..new.len() - suffix].to_string(),
-    })
-}
-
-fn is_line_start(text: &[u8], at: usize) -> bool {
-    at == 0
-        || at == text.len()
-        || text[at - 1] == b'\n'
-        || (text[at - 1] == b'\r' && text[at] != b'\n')
+    whole_lines_edit(text, &format(text, run_length))
 }
 
 #[cfg(test)]

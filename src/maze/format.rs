@@ -44,13 +44,18 @@ pub fn format(text: &str) -> String {
 /// The one edit that turns `text` into [`format`](fn@format)`(text)`, covering whole lines; `None`
 /// when the text is already formatted.
 pub fn format_edit(text: &str) -> Option<TextEdit> {
-    let formatted = format(text);
-    if formatted == text {
+    whole_lines_edit(text, &format(text))
+}
+
+/// The one edit, covering whole lines of both texts, that turns `old` into `new`;
+/// `None` when they are equal. Shared with the Sokoban formatter.
+pub(crate) fn whole_lines_edit(old_text: &str, new_text: &str) -> Option<TextEdit> {
+    if old_text == new_text {
         return None;
     }
-    let (old, new) = (text.as_bytes(), formatted.as_bytes());
+    let (old, new) = (old_text.as_bytes(), new_text.as_bytes());
     let mut prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    while !is_line_start(old, prefix) {
+    while !is_line_start(old, prefix) || !is_line_start(new, prefix) {
         prefix -= 1;
     }
     let limit = old.len().min(new.len()) - prefix;
@@ -61,12 +66,12 @@ pub fn format_edit(text: &str) -> Option<TextEdit> {
         .take(limit)
         .take_while(|(a, b)| a == b)
         .count();
-    while !is_line_start(old, old.len() - suffix) {
+    while !is_line_start(old, old.len() - suffix) || !is_line_start(new, new.len() - suffix) {
         suffix -= 1;
     }
     Some(TextEdit {
         range: prefix..old.len() - suffix,
-        new_text: formatted[prefix..new.len() - suffix].to_string(),
+        new_text: new_text[prefix..new.len() - suffix].to_string(),
     })
 }
 

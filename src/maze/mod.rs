@@ -11,6 +11,7 @@ mod lines;
 mod parse;
 
 pub use diagnostic::{plural, Code, Diagnostic, DiagnosticCode, Fix, Severity, TextEdit};
+pub(crate) use format::whole_lines_edit;
 pub use format::{format, format_edit};
 pub use incremental::Splice;
 pub use lines::{first_line_break, line_spans, LineSpan};
