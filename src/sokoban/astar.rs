@@ -13,7 +13,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::board::Board;
-use super::budget::{Budget, POLL_EVERY, REPORT_EVERY};
+use super::budget::Budget;
 use super::expand::Expander;
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
@@ -76,17 +76,13 @@ pub fn search(
             return Exact::Found(table.pushes_to(node));
         }
         expanded += 1;
-        if expanded % POLL_EVERY == 0 {
-            let bytes = table.bytes() + open.capacity() * 16;
-            if let Some(why) = budget.exceeded(bytes) {
-                return Exact::Stopped(why, lower);
-            }
-        }
-        if expanded % REPORT_EVERY == 0 {
-            on_event(Event::Progress(Progress {
-                positions: table.len() as u64,
-                lower_bound: lower,
-            }));
+        let progress = Progress {
+            positions: table.len() as u64,
+            lower_bound: lower,
+        };
+        let bytes = || table.bytes() + open.capacity() * 16;
+        if let Some(why) = budget.tick(expanded, bytes, progress, on_event) {
+            return Exact::Stopped(why, lower);
         }
         position.clear();
         position.extend_from_slice(table.boxes(node));
@@ -99,12 +95,7 @@ pub fn search(
                 continue;
             }
             let child_boxes = &expander.child_boxes[child.boxes..child.boxes + boxes.len()];
-            let (from, dir) = child.push;
-            let to = board.step(usize::from(from), usize::from(dir));
-            let hash = base
-                ^ zobrist.box_at(usize::from(from))
-                ^ zobrist.box_at(to)
-                ^ zobrist.player_at(usize::from(child.player));
+            let hash = zobrist.after_push(board, base, child.push, child.player);
             let id = match table.find(hash, child_boxes, child.player) {
                 Some(id) => {
                     let j = id as usize;

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::Unknown;
+use super::{Event, Progress, Unknown};
 
 pub struct Budget<'a> {
     pub deadline: Instant,
@@ -26,6 +26,27 @@ impl Budget<'_> {
         } else {
             None
         }
+    }
+
+    /// A search's bookkeeping after its `expanded`th expansion: every [`POLL_EVERY`] a
+    /// look at the budget with the search's `bytes` now, every [`REPORT_EVERY`] a
+    /// `progress` event. `Some` when the search must stop.
+    pub fn tick(
+        &mut self,
+        expanded: u64,
+        bytes: impl FnOnce() -> usize,
+        progress: Progress,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> Option<Unknown> {
+        let why = if expanded % POLL_EVERY == 0 {
+            self.exceeded(bytes())
+        } else {
+            None
+        };
+        if why.is_none() && expanded % REPORT_EVERY == 0 {
+            on_event(Event::Progress(progress));
+        }
+        why
     }
 }
 

@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::board::Board;
-use super::budget::{Budget, POLL_EVERY, REPORT_EVERY};
+use super::budget::Budget;
 use super::expand::Expander;
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
@@ -61,17 +61,13 @@ pub fn search(
     let mut position = Vec::new();
     while let Some(Reverse((_, _, node))) = open.pop() {
         expanded += 1;
-        if expanded % POLL_EVERY == 0 {
-            let bytes = table.bytes() + open.capacity() * 16;
-            if let Some(why) = budget.exceeded(bytes) {
-                return Greedy::Stopped(why);
-            }
-        }
-        if expanded % REPORT_EVERY == 0 {
-            on_event(Event::Progress(Progress {
-                positions: table.len() as u64,
-                lower_bound: bound,
-            }));
+        let progress = Progress {
+            positions: table.len() as u64,
+            lower_bound: bound,
+        };
+        let bytes = || table.bytes() + open.capacity() * 16;
+        if let Some(why) = budget.tick(expanded, bytes, progress, on_event) {
+            return Greedy::Stopped(why);
         }
         position.clear();
         position.extend_from_slice(table.boxes(node));
@@ -85,12 +81,7 @@ pub fn search(
         let base = zobrist.boxes(&position);
         for child in &expander.children {
             let child_boxes = &expander.child_boxes[child.boxes..child.boxes + boxes.len()];
-            let (from, dir) = child.push;
-            let to = board.step(usize::from(from), usize::from(dir));
-            let hash = base
-                ^ zobrist.box_at(usize::from(from))
-                ^ zobrist.box_at(to)
-                ^ zobrist.player_at(usize::from(child.region));
+            let hash = zobrist.after_push(board, base, child.push, child.region);
             if table.find(hash, child_boxes, child.region).is_some() {
                 continue;
             }

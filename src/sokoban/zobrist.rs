@@ -1,6 +1,8 @@
 //! Zobrist keys: a position's hash is the xor of one random word per box cell and one
 //! for the player's cell, so a push updates it with three xors.
 
+use super::board::Board;
+
 pub struct Zobrist {
     boxes: Vec<u64>,
     player: Vec<u64>,
@@ -27,9 +29,13 @@ impl Zobrist {
         boxes.iter().fold(0, |h, &b| h ^ self.boxes[usize::from(b)])
     }
 
+    /// The hash of a child position: `base` (the parent's boxes) with the box of
+    /// `push` = (cell, direction) moved one step, and the player at `player`.
     #[inline]
-    pub fn box_at(&self, cell: usize) -> u64 {
-        self.boxes[cell]
+    pub fn after_push(&self, board: &Board, base: u64, push: (u16, u8), player: u16) -> u64 {
+        let (from, dir) = (usize::from(push.0), usize::from(push.1));
+        let to = board.step(from, dir);
+        base ^ self.boxes[from] ^ self.boxes[to] ^ self.player[usize::from(player)]
     }
 
     #[inline]
