@@ -288,23 +288,12 @@ impl Backend {
         mut action: CodeAction,
     ) -> Result<CodeAction> {
         let uri = parse_uri(&request.uri)?;
-        let not_open = || Error::invalid_params("document is not open");
-        // Subscribed before the first look, so that no change after it goes unseen.
-        let changes = self.state().changes(&uri).ok_or_else(not_open)?;
-        let view = self
-            .state()
-            .view(&uri, Dead::Skip)
-            .await?
-            .ok_or_else(not_open)?;
+        let (changes, view) = self.state().changes_and_view(&uri).await?;
         let key = GridKey::new(offered(&view, request.maze, &request.grid)?);
         let watched = Watched::new(uri.clone(), request.maze, request.grid.clone(), changes);
         let solve = self.state().solve_of(&uri, request.maze - 1, &key);
         self.unless_withdrawn(watched, solve).await?;
-        let view = self
-            .state()
-            .view(&uri, Dead::Skip)
-            .await?
-            .ok_or_else(not_open)?;
+        let view = self.state().open_view(&uri).await?;
         let edit = self.guarded("codeAction/resolve", || {
             offered(&view, request.maze, &request.grid)?;
             ide::insert_solution(&view.file(), request.maze).map_err(request_failed)

@@ -198,14 +198,7 @@ impl Backend {
         params: DifficultyParams,
     ) -> Result<Option<DifficultyResult>> {
         let uri = &params.text_document.uri;
-        let not_open = || Error::invalid_params("document is not open");
-        // Subscribed before the view, so that no change after it goes unseen.
-        let changes = self.state().changes(uri).ok_or_else(not_open)?;
-        let view = self
-            .state()
-            .view(uri, Dead::Skip)
-            .await?
-            .ok_or_else(not_open)?;
+        let (changes, view) = self.state().changes_and_view(uri).await?;
         let Some(target) = map_target(&view, view.offset(params.position), false) else {
             return Ok(None);
         };

@@ -24,12 +24,11 @@ use super::design::{Answer, Hardest, Lookup, Question};
 use super::grid_key::GridKey;
 use super::maze_watch::{fingerprint, valid, Watched};
 use super::state::State;
-use super::view::Dead;
 use super::view::View;
 use super::Backend;
 use crate::design::MAX_CELLS;
 use crate::ide::{hardest_fix, hardest_title, hardest_title_pending};
-use crate::maze::{Grid, Maze};
+use crate::maze::{Fix, Grid, Maze};
 
 /// What an offered action stands for: its `data` for resolve, its command's argument
 /// (which a client may also build itself, without `grid`).
@@ -164,25 +163,12 @@ fn ready(
     request: HardestRequest,
     support: ClientSupport,
 ) -> CodeActionOrCommand {
-    let title = hardest_title(
-        maze.index,
-        request.keep_target,
-        hardest.before,
-        &hardest.placement,
-    );
+    let fix = titled_fix(&view.text, maze, grid, hardest, request.keep_target);
     if !support.code_action_literals {
-        return CodeActionOrCommand::Command(command(title, &request));
+        return CodeActionOrCommand::Command(command(fix.title, &request));
     }
-    let fix = hardest_fix(
-        &view.text,
-        maze,
-        grid,
-        &hardest.placement,
-        &hardest.path,
-        title.clone(),
-    );
     CodeActionOrCommand::CodeAction(CodeAction {
-        title,
+        title: fix.title,
         kind: Some(CodeActionKind::new(HARDEST_KIND)),
         edit: Some(view.workspace_edit(uri, &fix.edits)),
         // Which variant this is, as data, like the pending actions: a client tells the
@@ -193,6 +179,12 @@ fn ready(
             .flatten(),
         ..CodeAction::default()
     })
+}
+
+/// The placement's fix, titled with its counts (the action's title and edits).
+fn titled_fix(text: &str, maze: &Maze, grid: &Grid, hardest: &Hardest, keep_target: bool) -> Fix {
+    let title = hardest_title(maze.index, keep_target, hardest.before, &hardest.placement);
+    hardest_fix(text, maze, grid, &hardest.placement, &hardest.path, title)
 }
 
 /// The action before its placement is known: resolved later, or run as a command.
@@ -278,14 +270,7 @@ impl Backend {
         request: &HardestRequest,
     ) -> Result<(String, Vec<crate::maze::TextEdit>, View)> {
         let uri = parse_uri(&request.uri)?;
-        let not_open = || Error::invalid_params("document is not open");
-        // Subscribed before the first look, so that no change after it goes unseen.
-        let changes = self.state().changes(&uri).ok_or_else(not_open)?;
-        let view = self
-            .state()
-            .view(&uri, Dead::Skip)
-            .await?
-            .ok_or_else(not_open)?;
+        let (changes, view) = self.state().changes_and_view(&uri).await?;
         let grid = match &request.grid {
             Some(grid) => grid.clone(),
             None if view.version == request.version => valid(&view, request.maze)
@@ -315,27 +300,10 @@ impl Backend {
             Some(Answer::Map(_)) | None => return Err(internal("the search was cancelled")),
         };
         // The document may have changed while the search ran.
-        let view = self
-            .state()
-            .view(&uri, Dead::Skip)
-            .await?
-            .ok_or_else(not_open)?;
+        let view = self.state().open_view(&uri).await?;
         let (title, edits) = self.guarded("codeAction/resolve", || {
             let (maze, grid) = offered(&view, request.maze, &grid)?;
-            let title = hardest_title(
-                maze.index,
-                request.keep_target,
-                hardest.before,
-                &hardest.placement,
-            );
-            let fix = hardest_fix(
-                &view.text,
-                maze,
-                grid,
-                &hardest.placement,
-                &hardest.path,
-                title,
-            );
+            let fix = titled_fix(&view.text, maze, grid, &hardest, request.keep_target);
             Ok((fix.title, fix.edits))
         })??;
         Ok((title, edits, view))

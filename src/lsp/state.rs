@@ -331,9 +331,7 @@ impl State {
     /// The server's copy of a document's text, once checked against its rope and a
     /// full parse (an internal error says which of them went astray).
     pub fn text(&self, uri: &Uri, check: bool) -> Result<String> {
-        let document = self
-            .document(uri)
-            .ok_or_else(|| Error::invalid_params("document is not open"))?;
+        let document = self.document(uri).ok_or_else(not_open)?;
         if let Some(problem) = &document.out_of_sync {
             return Err(out_of_sync(uri, problem));
         }
@@ -354,6 +352,20 @@ impl State {
     /// when the document is closed. `None` if it is not open.
     pub fn changes(&self, uri: &Uri) -> Option<watch::Receiver<i32>> {
         self.with_open(uri, |open| open.settled.subscribe())
+    }
+
+    /// A document's change feed and its view (dead squares skipped), subscribed before
+    /// the look so that no change after it goes unseen; `invalid_params` when the
+    /// document is not open.
+    pub async fn changes_and_view(&self, uri: &Uri) -> Result<(watch::Receiver<i32>, View)> {
+        let changes = self.changes(uri).ok_or_else(not_open)?;
+        Ok((changes, self.open_view(uri).await?))
+    }
+
+    /// A document's view now (dead squares skipped); `invalid_params` when it is not
+    /// open.
+    pub async fn open_view(&self, uri: &Uri) -> Result<View> {
+        self.view(uri, Dead::Skip).await?.ok_or_else(not_open)
     }
 
     /// Keeps `tickets` alive with the document in place of the previous ones (which
@@ -678,3 +690,7 @@ const FIRST_PUBLISH_WITHIN: Duration = Duration::from_millis(50);
 
 /// How long the server waits for the client to answer one of its own requests.
 const CLIENT_ANSWER_WAIT: Duration = Duration::from_secs(10);
+
+fn not_open() -> Error {
+    Error::invalid_params("document is not open")
+}
