@@ -3,6 +3,7 @@
 //! compressing rewrite one row's text.
 
 use std::ops::Range;
+use std::str::CharIndices;
 
 use super::board::RowProblem;
 
@@ -25,18 +26,9 @@ pub struct DecodedRow {
 /// Decodes the row `text[range]` (trailing blanks already excluded).
 pub fn decode_row(text: &str, range: Range<usize>) -> DecodedRow {
     let mut row = DecodedRow::default();
-    let mut count: Option<(usize, usize)> = None; // (value, first digit's offset)
-    for (offset, c) in text[range.clone()].char_indices() {
-        let at = range.start + offset;
-        if let Some(digit) = c.to_digit(10) {
-            let (value, start) = count.unwrap_or((0, at));
-            count = Some((
-                value.saturating_mul(10).saturating_add(digit as usize),
-                start,
-            ));
-            continue;
-        }
-        let (times, start) = count.take().unwrap_or((1, at));
+    let mut runs = Runs::new(text, range.clone());
+    for Run { c, at, count } in runs.by_ref() {
+        let (times, start) = count.unwrap_or((1, at));
         let token = start..at + c.len_utf8();
         if times == 0 {
             row.problems.push(RowProblem::ZeroCount(token));
@@ -54,10 +46,55 @@ pub fn decode_row(text: &str, range: Range<usize>) -> DecodedRow {
             row.cells.push((c, token.clone()));
         }
     }
-    if let Some((_, start)) = count {
+    if let Some((_, start)) = runs.pending {
         row.problems.push(RowProblem::StrayCount(start..range.end));
     }
     row
+}
+
+/// A character of a counted text (a row, a LURD move text) that is not a digit, with
+/// the count written right before it: (value, its first digit's offset).
+pub(super) struct Run {
+    pub c: char,
+    pub at: usize,
+    pub count: Option<(usize, usize)>,
+}
+
+/// The [`Run`]s of `text[range]`, in order.
+pub(super) struct Runs<'a> {
+    chars: CharIndices<'a>,
+    start: usize,
+    /// The count read and not yet followed by a character: once the runs are all
+    /// taken, a count with nothing after it.
+    pub pending: Option<(usize, usize)>,
+}
+
+impl Runs<'_> {
+    pub fn new(text: &str, range: Range<usize>) -> Runs<'_> {
+        Runs {
+            chars: text[range.clone()].char_indices(),
+            start: range.start,
+            pending: None,
+        }
+    }
+}
+
+impl Iterator for Runs<'_> {
+    type Item = Run;
+
+    fn next(&mut self) -> Option<Run> {
+        for (offset, c) in self.chars.by_ref() {
+            let at = self.start + offset;
+            let Some(digit) = c.to_digit(10) else {
+                let count = self.pending.take();
+                return Some(Run { c, at, count });
+            };
+            let (value, start) = self.pending.unwrap_or((0, at));
+            let value = value.saturating_mul(10).saturating_add(digit as usize);
+            self.pending = Some((value, start));
+        }
+        None
+    }
 }
 
 /// The row with every run written out (`3#-` → `###-`); characters other than digits

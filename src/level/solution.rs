@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::board::Position;
+use super::rle::{Run, Runs};
 
 /// One move: a direction (an index into the board's `DIRECTIONS`,
 /// `u d l r`), whether it is written as a push, and where it is written.
@@ -19,24 +20,15 @@ pub struct Move {
 pub fn parse_lurd(text: &str, parts: &[Range<usize>]) -> Result<Vec<Move>, Range<usize>> {
     let mut moves = Vec::new();
     for part in parts {
-        let mut count: Option<(usize, usize)> = None;
-        for (offset, c) in text[part.clone()].char_indices() {
-            let at = part.start + offset;
-            if let Some(digit) = c.to_digit(10) {
-                let (value, start) = count.unwrap_or((0, at));
-                count = Some((
-                    value.saturating_mul(10).saturating_add(digit as usize),
-                    start,
-                ));
-                continue;
-            }
+        let mut runs = Runs::new(text, part.clone());
+        for Run { c, at, count } in runs.by_ref() {
             if c.is_whitespace() && count.is_none() {
                 continue;
             }
             let Some(direction) = "udlr".find(c.to_ascii_lowercase()) else {
                 return Err(at..at + c.len_utf8());
             };
-            let (times, start) = count.take().unwrap_or((1, at));
+            let (times, start) = count.unwrap_or((1, at));
             // A count larger than any real solution is a typo, not a reason to allocate.
             if times == 0 || times > 1_000_000 {
                 return Err(start..at + 1);
@@ -49,7 +41,7 @@ pub fn parse_lurd(text: &str, parts: &[Range<usize>]) -> Result<Vec<Move>, Range
                 });
             }
         }
-        if let Some((_, start)) = count {
+        if let Some((_, start)) = runs.pending {
             return Err(start..part.end);
         }
     }
