@@ -15,7 +15,7 @@ use codespan_reporting::term::termcolor::StandardStream;
 use super::report::{emit_finding, Finding, SourceFile};
 use super::{color_for, Failure};
 use crate::level::{self, parse_lurd, replay, Code, Diagnostic, Level, Position};
-use crate::sokoban::{self, Limits, Mode, Outcome, Puzzle, Solution};
+use crate::sokoban::{self, Limits, Mode, Outcome, Solution};
 
 /// How levels are solved.
 #[derive(Debug, Clone, Copy)]
@@ -24,18 +24,6 @@ pub struct SolveOptions {
     pub time_limit: Duration,
     pub optimal: bool,
     pub jobs: usize,
-}
-
-/// The solver's puzzle for a level's position.
-pub fn puzzle_of(position: &Position) -> Puzzle {
-    Puzzle {
-        width: position.width,
-        height: position.height,
-        walls: position.walls.clone(),
-        goals: position.goals.clone(),
-        boxes: position.boxes.clone(),
-        player: position.player,
-    }
 }
 
 /// One level's answer.
@@ -64,7 +52,7 @@ pub fn solve_position(position: &Position, options: SolveOptions) -> Answer {
         ..Limits::default()
     };
     let never = AtomicBool::new(false);
-    let outcome = sokoban::solve(&puzzle_of(position), mode, &limits, &never, &mut |_| {});
+    let outcome = sokoban::solve(position, mode, &limits, &never, &mut |_| {});
     let solution = match outcome {
         Outcome::Solved(solution) => solution,
         Outcome::Unknown {

@@ -205,18 +205,9 @@ impl Board {
 }
 
 /// Walls, goals, boxes and the player: what the checks and the solvers read. Cells
-/// past the edges count as walls.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Position {
-    pub width: usize,
-    pub height: usize,
-    /// Row-major, `width * height`.
-    pub walls: Vec<bool>,
-    pub goals: Vec<bool>,
-    /// Cell indices, distinct, not walls.
-    pub boxes: Vec<usize>,
-    pub player: usize,
-}
+/// past the edges count as walls. The very data the Sokoban solver takes, so a level
+/// goes to it as it is.
+pub type Position = crate::sokoban::Puzzle;
 
 impl Position {
     /// The cell one step from `cell` in `direction` (an index into the board's
