@@ -787,7 +787,8 @@ async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning()
     client.initialize(false).await;
     // Once the pulled configuration is in force (asking about a document never opened
     // waits for it), the level is opened.
-    client.settle("file:///work/never-opened.xsb").await;
+    let never_opened = json!({ "textDocument": { "uri": "file:///work/never-opened.xsb" } });
+    client.request_raw("boxls/settled", never_opened).await;
     let hard = "#########\n#.  $  .#\n#  $@$  #\n#.      #\n#########\n";
     open(&mut client, XSB, "sokoban", hard, 1).await;
     let (hints, diagnostics) = settled_solves(&mut client, XSB).await;
