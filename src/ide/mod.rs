@@ -29,7 +29,10 @@ pub use design::{cell_at, cell_hover, hardest_fix, hardest_title, hardest_title_
 pub use diagnostics::{diagnostics, maze_diagnostics, preamble_diagnostics, status_diagnostics};
 pub use hover::{hover, HoverFormat};
 pub use lens::{lenses, Lens};
-pub use levels::{level_folding_ranges, level_hover, level_symbols, level_tokens, LevelFile};
+pub use levels::{
+    level_folding_ranges, level_hints, level_hover, level_solver_diagnostics, level_symbols,
+    level_tokens, positions_to_solve, solve_level, LevelFile, LevelStatus,
+};
 pub use replay::{board_after, replay, Board, Frame, Replay};
 pub use state::{maze_state, maze_state_at, maze_states, MazeState, Recorded, StateKind};
 pub use status::{counts, summary, DeadSquares, MazeStatus};

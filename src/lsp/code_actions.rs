@@ -309,7 +309,7 @@ impl Backend {
 pub fn written(write: &Write, view: &View) -> std::result::Result<WorkspaceEdit, String> {
     if view.levels.is_some() {
         return Err(
-            "no solution is written into Sokoban levels (.xsb, .sok) yet: the server does not solve them"
+            "no solution is written into Sokoban levels (.xsb, .sok) yet: their solutions show as hints only"
                 .to_string(),
         );
     }

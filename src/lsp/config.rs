@@ -24,9 +24,10 @@ pub enum DefaultValue {
 
 const MAX_CELLS: u64 = 4_000_000;
 const TIMEOUT_MS: u64 = 10_000;
+const SOKOBAN_TIME_LIMIT_S: u64 = 10;
 
 /// Every setting the server reads, in the order editors list them.
-pub const SETTINGS: [Setting; 4] = [
+pub const SETTINGS: [Setting; 5] = [
     Setting {
         key: "boxls.solve.maxCells",
         default: DefaultValue::Integer(MAX_CELLS),
@@ -38,6 +39,12 @@ pub const SETTINGS: [Setting; 4] = [
         default: DefaultValue::Integer(TIMEOUT_MS),
         minimum: Some(1),
         description: "Time limit for solving one maze, in milliseconds; a longer solve is stopped and gets a `too-large` note.",
+    },
+    Setting {
+        key: "boxls.sokoban.timeLimit",
+        default: DefaultValue::Integer(SOKOBAN_TIME_LIMIT_S),
+        minimum: Some(1),
+        description: "Time limit for solving one Sokoban level (`.xsb`, `.sok`), in seconds; a level not settled by then shows `unknown after N s`.",
     },
     Setting {
         key: "boxls.inlayHints.enable",
@@ -89,6 +96,8 @@ pub struct Config {
     pub max_cells: usize,
     /// Solves running longer are stopped (`too-large`).
     pub timeout_ms: u64,
+    /// Sokoban level solves stop after this many seconds (`unknown`).
+    pub sokoban_time_limit_s: u64,
     pub inlay_hints: bool,
     pub dead_squares: bool,
 }
@@ -107,6 +116,7 @@ impl Default for Config {
         Config {
             max_cells: usize::try_from(integer("boxls.solve.maxCells")).unwrap_or(usize::MAX),
             timeout_ms: integer("boxls.solve.timeoutMs"),
+            sokoban_time_limit_s: integer("boxls.sokoban.timeLimit"),
             inlay_hints: flag("boxls.inlayHints.enable"),
             dead_squares: flag("boxls.deadSquares.enable"),
         }
@@ -140,6 +150,9 @@ impl Config {
                 usize::try_from(n).unwrap_or(usize::MAX)
             }),
             timeout_ms: number(&["solve", "timeoutMs"]).unwrap_or(defaults.timeout_ms),
+            sokoban_time_limit_s: number(&["sokoban", "timeLimit"])
+                .filter(|&s| s >= 1)
+                .unwrap_or(defaults.sokoban_time_limit_s),
             inlay_hints: flag(&["inlayHints", "enable"], defaults.inlay_hints),
             dead_squares: flag(&["deadSquares", "enable"], defaults.dead_squares),
         }
@@ -157,6 +170,7 @@ mod tests {
             Config {
                 max_cells: 4_000_000,
                 timeout_ms: 10_000,
+                sokoban_time_limit_s: 10,
                 inlay_hints: true,
                 dead_squares: true,
             }

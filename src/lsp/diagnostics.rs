@@ -25,7 +25,10 @@ pub fn collect(view: &View) -> (Vec<lsp::Diagnostic>, Made<MazeDiagnostics>) {
         return (vec![out_of_sync(problem)], reuse.made());
     }
     if let Some(levels) = view.levels() {
-        let all = levels.diagnostics().iter().map(|d| to_lsp(view, d));
+        let mut all = levels.diagnostics().to_vec();
+        all.extend(ide::level_solver_diagnostics(&levels, &view.level_statuses));
+        all.sort_by_key(|d| (d.range.start, d.range.end));
+        let all = all.iter().map(|d| to_lsp(view, d));
         return (all.collect(), reuse.made());
     }
     let file = view.file();

@@ -10,9 +10,10 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::TextDocumentContentChangeEvent;
 
 use super::grid_key::GridKey;
+use super::level_solves::LevelKey;
 use super::position::{byte_range, Encoding};
 use super::sections::{Kept, Made, Section};
-use crate::ide::{DeadSquares, MazeStatus};
+use crate::ide::{positions_to_solve, DeadSquares, LevelFile, LevelStatus, MazeStatus};
 use crate::level::{self, CheckedFile, Format};
 use crate::maze::{parse, Maze, ParsedFile, Splice};
 
@@ -44,6 +45,11 @@ pub struct Document {
     pub out_of_sync: Option<Arc<str>>,
     /// A Sokoban document's levels and their diagnostics (`None` for `.box`).
     pub levels: Option<Arc<CheckedFile>>,
+    /// One per level: its position, where it is worth solving (`None`: an error or a
+    /// static deadlock says enough).
+    pub level_keys: Arc<Vec<Option<LevelKey>>>,
+    /// One per level: what is known of its solve.
+    pub level_statuses: Arc<Vec<LevelStatus>>,
 }
 
 impl Document {
@@ -54,6 +60,8 @@ impl Document {
         };
         let (keys, statuses) = unsolved(&parsed.mazes);
         let kept = vec![Kept::default(); keys.len()];
+        let levels = checked_levels(text, format);
+        let (level_keys, level_statuses) = level_solves(text, levels.as_deref());
         Document {
             version,
             format,
@@ -64,7 +72,27 @@ impl Document {
             statuses: Arc::new(statuses),
             kept: Arc::new(kept),
             out_of_sync: None,
-            levels: checked_levels(text, format),
+            levels,
+            level_keys: Arc::new(level_keys),
+            level_statuses: Arc::new(level_statuses),
+        }
+    }
+
+    /// The levels whose solve is still to be looked up or waited for.
+    pub fn awaiting_level_solve(&self) -> Vec<(usize, LevelKey)> {
+        self.level_statuses
+            .iter()
+            .zip(self.level_keys.iter())
+            .enumerate()
+            .filter(|(_, (status, _))| **status == LevelStatus::Solving)
+            .filter_map(|(index, (_, key))| Some((index, key.clone()?)))
+            .collect()
+    }
+
+    /// Records a solve's result for level `index`, if that level still has `key`.
+    pub fn record_level_solve(&mut self, index: usize, key: &LevelKey, status: LevelStatus) {
+        if self.level_keys.get(index).and_then(Option::as_ref) == Some(key) {
+            Arc::make_mut(&mut self.level_statuses)[index] = status;
         }
     }
 
@@ -117,6 +145,8 @@ impl Document {
         let (_, statuses) = unsolved(&self.parsed.mazes);
         self.kept = Arc::new(vec![Kept::default(); statuses.len()]);
         self.statuses = Arc::new(statuses);
+        let (_, level_statuses) = level_solves(&self.text, self.levels.as_deref());
+        self.level_statuses = Arc::new(level_statuses);
     }
 
     /// The mazes (index and key) whose lines overlap `bytes` and whose dead squares are
@@ -178,6 +208,9 @@ impl Document {
             // A collection's checks are cheap next to typing (Microban's 155 levels in
             // a few milliseconds), so the whole file is read again.
             self.levels = checked_levels(text, self.format);
+            let (keys, statuses) = level_solves(text, self.levels.as_deref());
+            self.level_keys = Arc::new(keys);
+            self.level_statuses = Arc::new(statuses);
             return;
         }
         let parsed = Arc::make_mut(&mut self.parsed);
@@ -267,6 +300,29 @@ pub fn format_of(language_id: &str, uri: &str) -> Format {
 /// A Sokoban text's levels, read and checked; nothing for `.box`.
 fn checked_levels(text: &str, format: Format) -> Option<Arc<CheckedFile>> {
     (format == Format::Xsb).then(|| Arc::new(level::check(text)))
+}
+
+/// Keys and first statuses for freshly read levels: `Solving` until looked up, unless
+/// not worth solving.
+fn level_solves(
+    text: &str,
+    levels: Option<&CheckedFile>,
+) -> (Vec<Option<LevelKey>>, Vec<LevelStatus>) {
+    let Some(checked) = levels else {
+        return (Vec::new(), Vec::new());
+    };
+    let file = LevelFile {
+        text,
+        checked,
+        options: crate::ide::Options::default(),
+    };
+    positions_to_solve(&file)
+        .into_iter()
+        .map(|position| match position {
+            Some(position) => (Some(Arc::new(position)), LevelStatus::Solving),
+            None => (None, LevelStatus::Skipped),
+        })
+        .unzip()
 }
 
 /// Keys and first statuses for freshly read mazes: `Solving` until looked up.

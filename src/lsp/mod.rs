@@ -6,7 +6,7 @@
 //! LSP method to its feature, `extensions` the `boxls/*` requests; `state` holds one
 //! record per open document and the change → solve → publish pipeline; `solves` runs
 //! solves off the request loop, as jobs of `jobs`, the one job table (the design
-//! searches and dead squares are jobs of it too). The design tools: `design` runs their searches off the
+//! searches and dead squares are jobs of it too), `level_solves` the Sokoban levels'. The design tools: `design` runs their searches off the
 //! request loop, `hardest` makes the *Make Maze #k hardest* actions, `difficulty` the
 //! hover line and `boxls/difficulty`, `maze_watch` ends their waits when the maze
 //! changes. The manual's architecture chapter (docs/src/contributor/architecture.md) has the map.
@@ -27,6 +27,7 @@ mod hardest;
 mod hover;
 mod inlay_hints;
 mod jobs;
+mod level_solves;
 mod lru;
 mod maze_watch;
 mod memory;
@@ -71,6 +72,12 @@ pub struct Options {
     /// Holds the solves of mazes of the gate's size until the test opens it: a maze
     /// certainly still being solved for as long as a test needs, then solved for real.
     pub hold_solves: Option<&'static SolveGate>,
+    /// Makes each Sokoban level solve log `level solve started (W×H, N boxes)`: how a
+    /// test counts the solves an edit started.
+    pub log_level_solves: bool,
+    /// Makes the solves of Sokoban levels with exactly this many boxes search until the
+    /// time limit: a level certain to end `unknown`.
+    pub stall_levels_with_boxes: Option<usize>,
 }
 
 /// The test knob [`Options::hold_solves`]: a solve of a maze of exactly `cells` cells

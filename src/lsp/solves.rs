@@ -463,7 +463,11 @@ fn held_at_the_gate(
 
 /// Reports a solve as `$/progress` once it has run [`PROGRESS_AFTER`], until
 /// `finished`. Every wait for the client is bounded, and nothing waits for this task.
-async fn report_progress(progress: Progress, title: String, mut finished: watch::Receiver<bool>) {
+pub(super) async fn report_progress(
+    progress: Progress,
+    title: String,
+    mut finished: watch::Receiver<bool>,
+) {
     let started = Instant::now();
     let elapsed = || format!("{:.1} s", started.elapsed().as_secs_f64());
     // `wait_for` also returns (with an error) when the job is gone.

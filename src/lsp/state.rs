@@ -34,13 +34,14 @@ use super::design::{self, Design};
 use super::diagnostics;
 use super::document::{Document, Unapplied};
 use super::grid_key::GridKey;
+use super::level_solves::{LevelSolves, LevelTicket};
 use super::position::{self, Encoding};
 use super::progress::Progress;
 use super::sections::{Made, SectionTokens};
 use super::semantic_tokens::LastAnswer;
 use super::solves::{Limits, Solves, Ticket};
 use super::view::{Dead, View};
-use crate::ide::MazeStatus;
+use crate::ide::{LevelStatus, MazeStatus};
 use crate::level::Format;
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -97,6 +98,8 @@ pub struct State {
     client: Client,
     open: Mutex<HashMap<Uri, OpenDocument>>,
     solves: Arc<Solves>,
+    /// The Sokoban levels' solves.
+    levels: Arc<LevelSolves>,
     /// The hardest placements and difficulty maps, searched off the request loop.
     design: Arc<Design>,
     settings: Mutex<Settings>,
@@ -114,6 +117,7 @@ impl State {
     pub fn new(client: Client, options: super::Options) -> State {
         State {
             solves: Arc::new(Solves::new(Some(client.clone()), options)),
+            levels: Arc::new(LevelSolves::new(Some(client.clone()), options)),
             design: Arc::new(Design::new(
                 Some(client.clone()),
                 options.stall_design_on_cells,
@@ -277,6 +281,7 @@ impl State {
         View {
             version: document.version,
             levels: document.levels,
+            level_statuses: document.level_statuses,
             rope: document.rope,
             text: document.text,
             parsed: document.parsed,
@@ -443,8 +448,17 @@ impl State {
                 document.record_solve(index, &key, status);
             }
         }
+        let level_limit = Duration::from_secs(settings.config.sokoban_time_limit_s);
+        let levels =
+            self.levels
+                .find_or_start(document.awaiting_level_solve(), level_limit, progress);
+        for (index, status) in levels.ready {
+            if let Some(key) = document.level_keys[index].clone() {
+                document.record_level_solve(index, &key, status);
+            }
+        }
         let version = document.version;
-        let pending = !found.pending.is_empty();
+        let pending = !found.pending.is_empty() || !levels.pending.is_empty();
         // The searches kept for grids no longer in the document are wanted no more.
         let keys = document.keys.clone();
         let (kept, moot): (Vec<_>, Vec<_>) = std::mem::take(&mut record.prefetched)
@@ -454,8 +468,15 @@ impl State {
         record.settled.send_replace(i32::MIN);
         let task = pending.then(|| {
             let (state, uri, tickets) = (self.clone(), uri.clone(), found.pending);
-            tokio::spawn(async move { state.await_solves(&uri, version, tickets).await })
-                .abort_handle()
+            let level_tickets = levels.pending;
+            tokio::spawn(async move {
+                state.await_solves(&uri, version, tickets).await;
+                state.await_level_solves(&uri, version, level_tickets).await;
+                state.publish(&uri, Some(version)).await;
+                state.mark_settled(&uri, version);
+                state.ask_client_to_refresh();
+            })
+            .abort_handle()
         });
         // Replacing the previous task drops its tickets, which cancels solves that
         // only the old version wanted.
@@ -467,11 +488,16 @@ impl State {
         Some((version, pending))
     }
 
-    /// Records each solve's result in the document as it arrives; publishes once all
-    /// are in, or at [`FIRST_PUBLISH_WITHIN`] what is known by then (and again at
-    /// the end), so that a quick re-solve publishes once and a slow one does not hold
-    /// up the structural diagnostics.
-    async fn await_solves(self: Arc<Self>, uri: &Uri, version: i32, tickets: Vec<(usize, Ticket)>) {
+    /// Records each solve's result in the document as it arrives; publishes at
+    /// [`FIRST_PUBLISH_WITHIN`] what is known by then if they are not all in (the
+    /// caller publishes once they are), so that a quick re-solve publishes once and a
+    /// slow one does not hold up the structural diagnostics.
+    async fn await_solves(
+        self: &Arc<Self>,
+        uri: &Uri,
+        version: i32,
+        tickets: Vec<(usize, Ticket)>,
+    ) {
         let first_publish = tokio::time::sleep(FIRST_PUBLISH_WITHIN);
         tokio::pin!(first_publish);
         let mut published = false;
@@ -491,9 +517,58 @@ impl State {
                 });
             }
         }
-        self.publish(uri, Some(version)).await;
-        self.mark_settled(uri, version);
-        self.ask_client_to_refresh();
+    }
+
+    /// Records each level solve's result in the document as it arrives (in whatever
+    /// order they end), asking the client to refresh its hints each time (and
+    /// publishing again for a level proved unsolvable); publishes what is known at
+    /// [`FIRST_PUBLISH_WITHIN`] if they are not all in by then. Aborting the task that
+    /// runs this drops the tickets, cancelling the solves only this version wanted.
+    async fn await_level_solves(
+        self: &Arc<Self>,
+        uri: &Uri,
+        version: i32,
+        tickets: Vec<(usize, LevelTicket)>,
+    ) {
+        if tickets.is_empty() {
+            return;
+        }
+        let mut waiting = tokio::task::JoinSet::new();
+        for (index, mut ticket) in tickets {
+            waiting.spawn(async move {
+                let status = ticket.wait().await;
+                (index, ticket, status)
+            });
+        }
+        let first_publish = tokio::time::sleep(FIRST_PUBLISH_WITHIN);
+        tokio::pin!(first_publish);
+        let mut published = false;
+        loop {
+            let joined = tokio::select! {
+                joined = waiting.join_next() => joined,
+                () = &mut first_publish, if !published => {
+                    published = true;
+                    self.publish(uri, Some(version)).await;
+                    continue;
+                }
+            };
+            let Some(joined) = joined else { break };
+            let Ok((index, ticket, Some(status))) = joined else {
+                continue;
+            };
+            let proved = status == LevelStatus::Unsolvable;
+            self.with_open(uri, |open| {
+                open.document
+                    .record_level_solve(index, ticket.key(), status)
+            });
+            drop(ticket);
+            if proved && published {
+                self.publish(uri, Some(version)).await;
+            }
+            if !waiting.is_empty() {
+                self.ask_client_to_refresh();
+            }
+        }
     }
 
     /// The solve of maze `index` (0-based) of `uri`, whose grid is `key`: known, or
@@ -645,6 +720,7 @@ impl State {
         }
         self.update_settings(|settings| settings.config = config);
         self.solves.forget_limited();
+        self.levels.forget_limited();
         let uris: Vec<Uri> = {
             let mut open = self.lock_open();
             for record in open.values_mut() {

@@ -16,7 +16,7 @@ use super::capabilities::ClientSupport;
 use super::config::Config;
 use super::position::{self, Encoding};
 use super::sections::Kept;
-use crate::ide::{FileView, LevelFile, MazeStatus};
+use crate::ide::{FileView, LevelFile, LevelStatus, MazeStatus};
 use crate::level::CheckedFile;
 use crate::maze::{ParsedFile, TextEdit};
 
@@ -25,6 +25,8 @@ pub struct View {
     pub version: i32,
     /// A Sokoban document's levels (its `parsed` has no mazes); `None` for `.box`.
     pub levels: Option<Arc<CheckedFile>>,
+    /// One per level: what is known of its solve.
+    pub level_statuses: Arc<Vec<LevelStatus>>,
     pub rope: Rope,
     pub text: Arc<String>,
     pub parsed: Arc<ParsedFile>,

@@ -1,13 +1,18 @@
 //! The IDE layer for a Sokoban document (`.xsb`/`.sok`): its levels read and checked
 //! ([`LevelFile`]), answered as plain data over byte ranges — symbols and folding
 //! (`symbols.rs`), semantic tokens of the board cells (`tokens.rs`), hover on a cell
-//! or a level (`hover.rs`). Diagnostics are the checks' own ([`LevelFile::diagnostics`]).
+//! or a level (`hover.rs`), what the solver says of each level — hint, `unsolvable`
+//! (`solve.rs`). Diagnostics are the checks' own ([`LevelFile::diagnostics`]).
 
 mod hover;
+mod solve;
 mod symbols;
 mod tokens;
 
 pub use hover::level_hover;
+pub use solve::{
+    level_hints, level_solver_diagnostics, positions_to_solve, solve_level, LevelStatus,
+};
 pub use symbols::{level_folding_ranges, level_symbols};
 pub use tokens::level_tokens;
 

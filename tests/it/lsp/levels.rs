@@ -1,10 +1,13 @@
 //! Sokoban documents (`.xsb`/`.sok`) in the server, driven over JSON-RPC as an editor
 //! would: the level checks as diagnostics on every change (the same as `boxls check`
 //! reports), symbols and folding per level, hover on cells, semantic tokens,
-//! formatting, `.box`-only requests answering empty, and the given collections clean.
+//! formatting, each level solved in the background (its hint, `unsolvable`),
+//! `.box`-only requests answering empty, and the given collections clean.
 
 use expect_test::expect;
 use serde_json::{json, Value};
+
+use boxls::lsp::Options;
 
 use super::client::{apply_edits, Client};
 use super::{edit, summarize};
@@ -558,15 +561,7 @@ async fn box_only_requests_on_levels_answer_empty() {
     let (mut client, _) = Client::initialized(false).await;
     open(&mut client, XSB, "sokoban", THREE, 1).await;
     let doc = json!({ "uri": XSB });
-    let whole = json!({ "start": at(0, 0), "end": at(20, 0) });
     let on_a_box = at(5, 2);
-    let hints = client
-        .request(
-            "textDocument/inlayHint",
-            json!({ "textDocument": doc, "range": whole }),
-        )
-        .await;
-    assert_eq!(hints, json!([]));
     let lenses = client
         .request("textDocument/codeLens", json!({ "textDocument": doc }))
         .await;
@@ -608,8 +603,8 @@ async fn box_only_requests_on_levels_answer_empty() {
         ));
     }
     expect![[r#"
-        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: the server does not solve them"
-        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: the server does not solve them""#]].assert_eq(&shown.join("\n"));
+        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: their solutions show as hints only"
+        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: their solutions show as hints only""#]].assert_eq(&shown.join("\n"));
     assert!(
         !client
             .server_requests
@@ -653,4 +648,150 @@ async fn every_level_of_the_given_collections_opens_without_a_diagnostic() {
             .unwrap_or(0);
         assert_eq!(levels, expected, "{name}: one symbol per level");
     }
+}
+
+/// A two-box level the solver settles at once, and one it proves unsolvable (no
+/// static deadlock: each box alone could reach a goal).
+const SOLVABLE_AND_NOT: &str =
+    "; Open room\n\n#######\n#.   .#\n# $$  #\n#@    #\n#######\n\n; Corridor\n\n########\n#@$ $..#\n########\n";
+
+/// Settles `uri`; its inlay hints (`line:character label`) and the diagnostics last
+/// published for the settled version.
+async fn settled_solves(client: &mut Client, uri: &str) -> (Vec<String>, String) {
+    let settled = client.settle(uri).await;
+    let version = settled["version"].clone();
+    let everything = json!({ "start": at(0, 0), "end": at(10_000, 0) });
+    let hints = client
+        .request(
+            "textDocument/inlayHint",
+            json!({ "textDocument": { "uri": uri }, "range": everything }),
+        )
+        .await;
+    let hints = hints
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| {
+            format!(
+                "{}:{} {}",
+                h["position"]["line"],
+                h["position"]["character"],
+                h["label"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    let diagnostics = client
+        .history
+        .iter()
+        .rev()
+        .find(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["version"] == version
+        })
+        .map(|m| m["params"]["diagnostics"].clone())
+        .unwrap_or(Value::Null);
+    (hints, summarize(&diagnostics))
+}
+
+/// The level solves the server started so far (the test hook's log lines).
+fn solves_started(client: &Client) -> usize {
+    client
+        .history
+        .iter()
+        .filter(|m| m["method"] == "window/logMessage")
+        .filter(|m| {
+            m["params"]["message"]
+                .as_str()
+                .is_some_and(|line| line.starts_with("level solve started"))
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn each_level_is_solved_in_the_background_as_boxls_solve_solves_it() {
+    let (mut client, _) = Client::initialized(false).await;
+    open(&mut client, XSB, "sokoban", SOLVABLE_AND_NOT, 1).await;
+    let (hints, diagnostics) = settled_solves(&mut client, XSB).await;
+    // What `boxls solve --json` says of the same file.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("levels.xsb");
+    std::fs::write(&path, SOLVABLE_AND_NOT).expect("written");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_boxls"))
+        .args(["solve", "--json"])
+        .arg(&path)
+        .output()
+        .expect("boxls solve runs");
+    let lines: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["status"], "solved");
+    assert_eq!(lines[1]["status"], "unsolvable");
+    let optimal = if lines[0]["optimal"] == true {
+        " (optimal)"
+    } else {
+        ""
+    };
+    let counts = format!(
+        "2:7 {} pushes · {} moves{optimal}",
+        lines[0]["pushes"], lines[0]["moves"]
+    );
+    assert_eq!(hints, [counts.as_str(), "10:8 unsolvable"]);
+    expect![[r#"unsolvable@10:0-10:8 this level is unsolvable (proved by the solver)"#]]
+        .assert_eq(&diagnostics);
+}
+
+#[tokio::test]
+async fn an_edit_re_solves_only_the_level_it_changed() {
+    let mut client = Client::start(Options {
+        log_level_solves: true,
+        ..Options::default()
+    });
+    client.initialize(false).await;
+    open(&mut client, XSB, "sokoban", SOLVABLE_AND_NOT, 1).await;
+    let (before, _) = settled_solves(&mut client, XSB).await;
+    assert_eq!(solves_started(&client), 2, "one solve per level");
+    assert_eq!(before[1], "10:8 unsolvable");
+    // A title edited: the boards are the same, nothing is solved again.
+    let text = change(
+        &mut client,
+        XSB,
+        SOLVABLE_AND_NOT,
+        2,
+        &[edit((0, 2), (0, 6), "Big")],
+    )
+    .await;
+    let (retitled, _) = settled_solves(&mut client, XSB).await;
+    assert_eq!(solves_started(&client), 2, "a title is not part of a level");
+    assert_eq!(retitled, before);
+    // The first level's box moved: that level alone is solved again.
+    let text = change(&mut client, XSB, &text, 3, &[edit((4, 2), (4, 5), " $$")]).await;
+    assert_eq!(text.lines().nth(4), Some("#  $$ #"));
+    let (after, diagnostics) = settled_solves(&mut client, XSB).await;
+    assert_eq!(solves_started(&client), 3, "only the edited level");
+    assert_eq!(after[1], "10:8 unsolvable", "the other level's hint stays");
+    assert!(after[0].starts_with("2:7 ") && after[0].contains(" pushes · "));
+    expect![[r#"unsolvable@10:0-10:8 this level is unsolvable (proved by the solver)"#]]
+        .assert_eq(&diagnostics);
+}
+
+#[tokio::test]
+async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning() {
+    let mut client = Client::start(Options {
+        stall_levels_with_boxes: Some(3),
+        ..Options::default()
+    });
+    client.configuration = json!({ "sokoban": { "timeLimit": 1 } });
+    client.initialize(false).await;
+    // Once the pulled configuration is in force (asking about a document never opened
+    // waits for it), the level is opened.
+    let never_opened = json!({ "textDocument": { "uri": "file:///work/never-opened.xsb" } });
+    client.request_raw("boxls/settled", never_opened).await;
+    let hard = "#########\n#.  $  .#\n#  $@$  #\n#.      #\n#########\n";
+    open(&mut client, XSB, "sokoban", hard, 1).await;
+    let (hints, diagnostics) = settled_solves(&mut client, XSB).await;
+    assert_eq!(hints, ["0:9 unknown after 1 s"]);
+    assert_eq!(diagnostics, "", "no error or warning, no diagnostic at all");
 }

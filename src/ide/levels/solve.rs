@@ -1,0 +1,269 @@
+//! What the solver says about each level of a Sokoban document, as plain data: which
+//! levels are worth solving (no error, no static deadlock), one level's solve (the
+//! multi-box solver in fast mode, its move string replayed before its counts are
+//! believed), the inlay hint at the end of each level's first board row, and the
+//! `unsolvable` diagnostic a proved result adds.
+
+use std::ops::Range;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::LevelFile;
+use crate::level::{parse_lurd, replay, Code, Diagnostic, Level, Position};
+use crate::maze::Severity;
+use crate::sokoban::{self, Limits, Mode, Outcome, Puzzle, Solution};
+
+/// What is known of one level's solve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LevelStatus {
+    /// Not solved: its errors or static deadlocks already say what is wrong.
+    Skipped,
+    /// Being solved (or waiting for a solver).
+    Solving,
+    Solved {
+        pushes: u32,
+        moves: u32,
+        /// Proved fewest pushes, then fewest moves.
+        optimal: bool,
+    },
+    /// Proved: no sequence of moves solves it.
+    Unsolvable,
+    /// The time limit (in milliseconds) came first.
+    Unknown { limit_ms: u64 },
+    /// The solver broke (a panic, or a move string that does not replay).
+    Failed(Arc<str>),
+}
+
+/// Each level's position, where it is worth solving: one player, no error, and no
+/// static deadlock (`dead-square`, `frozen-boxes`, `unmatched-boxes` say it already).
+pub fn positions_to_solve(file: &LevelFile<'_>) -> Vec<Option<Position>> {
+    file.levels()
+        .iter()
+        .map(|level| {
+            let blocked = diagnostics_within(file, level.extent.clone()).any(|d| {
+                d.severity == Severity::Error
+                    || matches!(
+                        d.code,
+                        Code::DeadSquare | Code::FrozenBoxes | Code::UnmatchedBoxes
+                    )
+            });
+            if blocked {
+                return None;
+            }
+            level.board.position()
+        })
+        .collect()
+}
+
+fn diagnostics_within<'a>(
+    file: &LevelFile<'a>,
+    extent: Range<usize>,
+) -> impl Iterator<Item = &'a Diagnostic> {
+    let all = file.diagnostics();
+    let first = all.partition_point(|d| d.range.start < extent.start);
+    all[first..]
+        .iter()
+        .take_while(move |d| d.range.start <= extent.end)
+}
+
+/// Solves `position` in fast mode within `time_limit`; `None` once `cancel` is set.
+pub fn solve_level(
+    position: &Position,
+    time_limit: Duration,
+    cancel: &AtomicBool,
+) -> Option<LevelStatus> {
+    let limits = Limits {
+        time: time_limit,
+        ..Limits::default()
+    };
+    let outcome = sokoban::solve(
+        &puzzle_of(position),
+        Mode::Fast,
+        &limits,
+        cancel,
+        &mut |_| {},
+    );
+    let limit_ms = time_limit.as_millis() as u64;
+    match outcome {
+        Outcome::Solved(solution) => Some(checked(position, &solution)),
+        Outcome::Unsolvable => Some(LevelStatus::Unsolvable),
+        Outcome::Unknown {
+            why: sokoban::Unknown::Cancelled,
+            ..
+        } => None,
+        Outcome::Unknown {
+            best: Some(solution),
+            ..
+        } => Some(checked(
+            position,
+            &Solution {
+                optimal: false,
+                ..solution
+            },
+        )),
+        Outcome::Unknown { .. } => Some(LevelStatus::Unknown { limit_ms }),
+    }
+}
+
+fn puzzle_of(position: &Position) -> Puzzle {
+    Puzzle {
+        width: position.width,
+        height: position.height,
+        walls: position.walls.clone(),
+        goals: position.goals.clone(),
+        boxes: position.boxes.clone(),
+        player: position.player,
+    }
+}
+
+/// The solution's counts, once its move string replays to a solved board with them.
+fn checked(position: &Position, solution: &Solution) -> LevelStatus {
+    let all = 0..solution.lurd.len();
+    let replayed = parse_lurd(&solution.lurd, std::slice::from_ref(&all))
+        .ok()
+        .and_then(|moves| replay(position, &moves).ok());
+    match replayed {
+        Some(played)
+            if played.solved
+                && (played.pushes, played.moves) == (solution.pushes, solution.moves) =>
+        {
+            LevelStatus::Solved {
+                pushes: solution.pushes,
+                moves: solution.moves,
+                optimal: solution.optimal,
+            }
+        }
+        _ => LevelStatus::Failed("the solver's move string does not solve the level".into()),
+    }
+}
+
+/// One inlay hint per level with a status worth showing: at the end of its first
+/// board row, the label.
+pub fn level_hints(file: &LevelFile<'_>, statuses: &[LevelStatus]) -> Vec<(usize, String)> {
+    file.levels()
+        .iter()
+        .zip(statuses)
+        .filter_map(|(level, status)| Some((first_row(level).end, hint(status)?)))
+        .collect()
+}
+
+fn first_row(level: &Level) -> Range<usize> {
+    level
+        .board
+        .rows
+        .first()
+        .cloned()
+        .unwrap_or(level.board_lines.clone())
+}
+
+fn hint(status: &LevelStatus) -> Option<String> {
+    Some(match status {
+        LevelStatus::Skipped => return None,
+        LevelStatus::Solving => "solving…".to_string(),
+        LevelStatus::Solved {
+            pushes,
+            moves,
+            optimal,
+        } => {
+            let proved = if *optimal { " (optimal)" } else { "" };
+            format!("{pushes} pushes · {moves} moves{proved}")
+        }
+        LevelStatus::Unsolvable => "unsolvable".to_string(),
+        LevelStatus::Unknown { limit_ms } => format!("unknown after {}", seconds(*limit_ms)),
+        LevelStatus::Failed(_) => "solver failed".to_string(),
+    })
+}
+
+/// `10 s`, `0.5 s`.
+fn seconds(ms: u64) -> String {
+    let value = format!("{:.3}", ms as f64 / 1000.0);
+    let value = value.trim_end_matches('0').trim_end_matches('.');
+    format!("{value} s")
+}
+
+/// What the solver adds to the levels' diagnostics: `unsolvable` (proved) on the
+/// first board row of each such level. A search that ran out of time is not a
+/// diagnostic: the hint says it.
+pub fn level_solver_diagnostics(file: &LevelFile<'_>, statuses: &[LevelStatus]) -> Vec<Diagnostic> {
+    file.levels()
+        .iter()
+        .zip(statuses)
+        .filter(|(_, status)| **status == LevelStatus::Unsolvable)
+        .map(|(level, _)| {
+            Diagnostic::new(
+                Code::Unsolvable,
+                first_row(level),
+                "this level is unsolvable (proved by the solver)",
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::Fixture;
+    use super::*;
+    use expect_test::{expect, Expect};
+
+    /// Each level solved at once (no limit reached), then its hint and diagnostics.
+    fn check(text: &str, expect: Expect) {
+        let fixture = Fixture::new(text);
+        let file = fixture.view();
+        let never = AtomicBool::new(false);
+        let statuses: Vec<LevelStatus> = positions_to_solve(&file)
+            .iter()
+            .map(|position| match position {
+                Some(position) => solve_level(position, Duration::from_secs(60), &never)
+                    .unwrap_or(LevelStatus::Solving),
+                None => LevelStatus::Skipped,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for (offset, label) in level_hints(&file, &statuses) {
+            out.push(format!("hint@{offset}: {label}"));
+        }
+        for d in level_solver_diagnostics(&file, &statuses) {
+            out.push(format!("{}@{:?}: {}", d.code, d.range, d.message));
+        }
+        expect.assert_eq(&out.join("\n"));
+    }
+
+    #[test]
+    fn a_solvable_level_gets_its_counts_an_unsolvable_one_a_diagnostic() {
+        check(
+            "#######\n#.   .#\n# $$  #\n#@    #\n#######\n\n########\n#@$ $..#\n########\n",
+            expect![[r#"
+                hint@7: 5 pushes · 11 moves (optimal)
+                hint@49: unsolvable
+                unsolvable@41..49: this level is unsolvable (proved by the solver)"#]],
+        );
+    }
+
+    #[test]
+    fn a_level_with_an_error_or_a_static_deadlock_is_not_solved() {
+        check(
+            "#####\n#@$.#\n#####\n\n#######\n#.$$  #\n#.  @ #\n#######\n\n#####\n#@$ #\n#####\n",
+            expect![[r#"hint@5: 1 pushes · 1 moves (optimal)"#]],
+        );
+    }
+
+    #[test]
+    fn hints_read_as_designers_write_them() {
+        assert_eq!(
+            hint(&LevelStatus::Unknown { limit_ms: 10_000 }).as_deref(),
+            Some("unknown after 10 s")
+        );
+        assert_eq!(
+            hint(&LevelStatus::Unknown { limit_ms: 500 }).as_deref(),
+            Some("unknown after 0.5 s")
+        );
+        assert_eq!(hint(&LevelStatus::Solving).as_deref(), Some("solving…"));
+        let not_proved = LevelStatus::Solved {
+            pushes: 97,
+            moves: 230,
+            optimal: false,
+        };
+        assert_eq!(hint(&not_proved).as_deref(), Some("97 pushes · 230 moves"));
+    }
+}
