@@ -49,6 +49,7 @@ return {
       solve = { maxCells = 4000000, timeoutMs = 10000 },
       inlayHints = { enable = true },
       deadSquares = { enable = true },
+      sokoban = { timeLimit = 10 },
     },
   },
 }
