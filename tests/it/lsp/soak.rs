@@ -395,14 +395,21 @@ async fn soak(kind: &Kind, seed: u64, edits: u64, every: u64) -> (u64, BTreeSet<
     (checkpoints, codes)
 }
 
-#[tokio::test]
-async fn every_answer_equals_a_fresh_servers_after_random_edits() {
+/// The soak's length, checkpoint spacing and seeds: short by default, long and
+/// reproducible from the environment (see the module's doc).
+fn soak_plan() -> (u64, u64, Vec<u64>) {
     let edits = env_number("BOXLS_SOAK_EDITS").unwrap_or(600);
     let every = env_number("BOXLS_SOAK_EVERY").unwrap_or(25).max(1);
     let seeds: Vec<u64> = match env_number("BOXLS_SOAK_SEED") {
         Some(seed) => vec![seed],
         None => vec![1, 2],
     };
+    (edits, every, seeds)
+}
+
+#[tokio::test]
+async fn every_answer_equals_a_fresh_servers_after_random_edits() {
+    let (edits, every, seeds) = soak_plan();
     for seed in seeds {
         let (checkpoints, _) = soak(&MAZES, seed, edits, every).await;
         eprintln!(
@@ -416,12 +423,7 @@ async fn every_answer_equals_a_fresh_servers_after_random_edits() {
 /// tokens, hover, formatting, the `.box`-only requests' empty answers).
 #[tokio::test]
 async fn every_answer_on_levels_equals_a_fresh_servers_after_random_edits() {
-    let edits = env_number("BOXLS_SOAK_EDITS").unwrap_or(600);
-    let every = env_number("BOXLS_SOAK_EVERY").unwrap_or(25).max(1);
-    let seeds: Vec<u64> = match env_number("BOXLS_SOAK_SEED") {
-        Some(seed) => vec![seed],
-        None => vec![1, 2],
-    };
+    let (edits, every, seeds) = soak_plan();
     for seed in seeds {
         let (checkpoints, codes) = soak(&LEVELS, seed, edits, every).await;
         eprintln!(
