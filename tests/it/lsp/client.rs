@@ -339,6 +339,19 @@ impl Client {
             .clone()
     }
 
+    /// The diagnostics last published for `version` of `uri`, if any arrived.
+    pub fn last_published(&self, uri: &str, version: &Value) -> Option<Value> {
+        self.history
+            .iter()
+            .rev()
+            .find(|m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["uri"] == uri
+                    && m["params"]["version"] == *version
+            })
+            .map(|m| m["params"]["diagnostics"].clone())
+    }
+
     /// The final diagnostics of `version`: waits (`boxls/settled`) until its solves
     /// are done and published, then takes the last publication for it.
     pub async fn settled_diagnostics(&mut self, version: i64) -> Value {

@@ -78,15 +78,7 @@ async fn settled_diagnostics(client: &mut Client, uri: &str, version: i64) -> Va
         .is_some_and(|settled| settled < version)
     {}
     client
-        .history
-        .iter()
-        .rev()
-        .find(|m| {
-            m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == uri
-                && m["params"]["version"] == version
-        })
-        .map(|m| m["params"]["diagnostics"].clone())
+        .last_published(uri, &json!(version))
         .unwrap_or_else(|| panic!("no diagnostics for {uri} version {version}"))
 }
 

@@ -680,17 +680,7 @@ async fn settled_solves(client: &mut Client, uri: &str) -> (Vec<String>, String)
             )
         })
         .collect();
-    let diagnostics = client
-        .history
-        .iter()
-        .rev()
-        .find(|m| {
-            m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == uri
-                && m["params"]["version"] == version
-        })
-        .map(|m| m["params"]["diagnostics"].clone())
-        .unwrap_or(Value::Null);
+    let diagnostics = client.last_published(uri, &version).unwrap_or(Value::Null);
     (hints, summarize(&diagnostics))
 }
 

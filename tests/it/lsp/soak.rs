@@ -131,16 +131,7 @@ async fn answers(client: &mut Client, kind: &Kind, text: &str) -> Value {
     let doc = || json!({ "uri": kind.uri });
     let settled = client.settle(kind.uri).await;
     let version = settled["version"].clone();
-    let diagnostics = client
-        .history
-        .iter()
-        .rev()
-        .find(|m| {
-            m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == kind.uri
-                && m["params"]["version"] == version
-        })
-        .map(|m| m["params"]["diagnostics"].clone());
+    let diagnostics = client.last_published(kind.uri, &version);
     let lines = positions(text).last().map_or(0, |p| p.0) + 1;
     let everything =
         json!({ "start": { "line": 0, "character": 0 }, "end": { "line": lines, "character": 0 } });
