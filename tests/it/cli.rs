@@ -748,15 +748,21 @@ fn fmt_refuses_text_that_is_not_utf8() {
 /// A fresh, empty directory of its own for one `fmt` test, so the test can see that
 /// nothing else (no temporary file) is left in it.
 fn fmt_dir(name: &str) -> std::path::PathBuf {
+    fresh_dir("fmt", name)
+}
+
+/// `<target tmp>/<group>/<name>`, emptied or made.
+pub fn fresh_dir(group: &str, name: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("fmt")
+        .join(group)
         .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create the test's directory");
     dir
 }
 
-fn entries(dir: &Path) -> Vec<String> {
+/// The names in `dir`, sorted.
+pub fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .expect("list the directory")
         .map(|entry| {

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::cli::entries;
+
 const UNFORMATTED: &str = "  1   3 \nSBT  \n";
 const FORMATTED: &str = "1 3\nSBT\n0 0\n";
 /// Far beyond any run on a busy machine: only a hang gets here.
@@ -25,27 +27,7 @@ fn bin() -> &'static str {
 /// A fresh, empty directory of its own for one test, so it can see that nothing else
 /// (no temporary file) is left in it.
 fn dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("fmt-safety")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the test's directory");
-    dir
-}
-
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("list the directory")
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
+    crate::cli::fresh_dir("fmt-safety", name)
 }
 
 fn is_root() -> bool {
