@@ -67,9 +67,46 @@ pub struct ReplayError {
 /// Plays `moves` from `position`: a walk must not meet a wall or a box, a push must
 /// move a box onto a free cell.
 pub fn replay(position: &Position, moves: &[Move]) -> Result<Replayed, ReplayError> {
-    let mut boxes = vec![false; position.walls.len()];
-    for &cell in &position.boxes {
-        boxes[cell] = true;
+    play(position, moves, |_, _| {})
+}
+
+/// Where the player and each box stand: boxes in the order of [`Position::boxes`],
+/// each keeping its index as it moves (so a picture or a preview can follow it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    pub player: usize,
+    pub boxes: Vec<usize>,
+}
+
+/// The start, then the position after each move, of a legal replay of `moves`.
+pub fn frames(position: &Position, moves: &[Move]) -> Result<Vec<Frame>, ReplayError> {
+    let mut frame = Frame {
+        player: position.player,
+        boxes: position.boxes.clone(),
+    };
+    let mut frames = Vec::with_capacity(moves.len() + 1);
+    frames.push(frame.clone());
+    play(position, moves, |player, pushed| {
+        frame.player = player;
+        if let Some((index, to)) = pushed {
+            frame.boxes[index] = to;
+        }
+        frames.push(frame.clone());
+    })?;
+    Ok(frames)
+}
+
+/// The one set of rules: `moved(player, pushed)` after each legal move, `pushed` being
+/// the index of the box pushed (in [`Position::boxes`]) and the cell it went to.
+fn play(
+    position: &Position,
+    moves: &[Move],
+    mut moved: impl FnMut(usize, Option<(usize, usize)>),
+) -> Result<Replayed, ReplayError> {
+    // Each cell's box, by its index in `position.boxes`.
+    let mut box_at: Vec<Option<usize>> = vec![None; position.walls.len()];
+    for (index, &cell) in position.boxes.iter().enumerate() {
+        box_at[cell] = Some(index);
     }
     let mut player = position.player;
     let mut pushes = 0u32;
@@ -81,27 +118,29 @@ pub fn replay(position: &Position, moves: &[Move]) -> Result<Replayed, ReplayErr
         let Some(next) = position.open_step(player, mv.direction) else {
             return Err(fail("walks into a wall"));
         };
-        match (boxes[next], mv.push) {
-            (false, true) => return Err(fail("is written as a push but there is no box to push")),
-            (true, false) => {
+        let pushed = match (box_at[next], mv.push) {
+            (None, true) => return Err(fail("is written as a push but there is no box to push")),
+            (Some(_), false) => {
                 return Err(fail("meets a box: a push is written in upper case"));
             }
-            (true, true) => {
+            (Some(index), true) => {
                 let Some(beyond) = position
                     .open_step(next, mv.direction)
-                    .filter(|&beyond| !boxes[beyond])
+                    .filter(|&beyond| box_at[beyond].is_none())
                 else {
                     return Err(fail("pushes a box into a wall or another box"));
                 };
-                boxes[next] = false;
-                boxes[beyond] = true;
+                box_at[next] = None;
+                box_at[beyond] = Some(index);
                 pushes += 1;
+                Some((index, beyond))
             }
-            (false, false) => {}
-        }
+            (None, false) => None,
+        };
         player = next;
+        moved(player, pushed);
     }
-    let solved = (0..boxes.len()).all(|cell| !boxes[cell] || position.goals[cell]);
+    let solved = (0..box_at.len()).all(|cell| box_at[cell].is_none() || position.goals[cell]);
     Ok(Replayed {
         pushes,
         moves: u32::try_from(moves.len()).unwrap_or(u32::MAX),
@@ -146,6 +185,13 @@ mod tests {
         assert_eq!(play("r").unwrap_err().step, 0);
         assert_eq!(play("RRR").unwrap_err().step, 2);
         assert_eq!(play("U").unwrap_err().why, "walks into a wall");
+        let moves = parse_lurd("RR", std::slice::from_ref(&(0..2))).unwrap();
+        let frames = frames(&position, &moves).unwrap();
+        let at = |f: &Frame| (f.player, f.boxes.clone());
+        assert_eq!(
+            frames.iter().map(at).collect::<Vec<_>>(),
+            [(7, vec![8]), (8, vec![9]), (9, vec![10])]
+        );
         assert!(!play("R").unwrap().solved);
     }
 }

@@ -1,11 +1,12 @@
-//! The picture's frame and board: the `<svg>` element with its title and styles, rock or floor, grid lines and dead squares.
+//! The picture's frame and board: the `<svg>` element with its title and styles, rock or
+//! floor, grid lines and dead squares (an XSB level's void left as paper).
 
+use super::scene::Scene;
 use super::shapes::{blocks, path_data};
 use super::{
     Caption, Escaped, Fixed, Layout, Svg, BOX_EDGE, BOX_FILL, DEAD, DEAD_HATCH, FLOOR, GRID_LINE,
     INK, MARGIN, MUTED, PAPER, PLAYER, ROCK, TARGET, TRAIL,
 };
-use crate::maze::Grid;
 
 impl Svg {
     pub(super) fn open(&mut self, layout: &Layout, caption: &Caption) {
@@ -53,7 +54,7 @@ impl Svg {
 
     /// Floor, dead squares, rock: in cell units, opening the scaled group that the
     /// trail joins and [`render`] closes.
-    pub(super) fn board(&mut self, grid: &Grid, dead: &[bool], layout: &Layout) {
+    pub(super) fn board(&mut self, scene: &Scene, layout: &Layout) {
         self.put(format_args!(
             "<g id=\"board\" transform=\"translate({} {}) scale({})\">\n",
             Fixed(layout.board_x),
@@ -70,25 +71,29 @@ impl Svg {
         } else {
             DEAD
         };
-        let rock = blocks(grid, |cell| grid.walls[cell]);
-        let floor = blocks(grid, |cell| !grid.walls[cell]);
-        // Paint the kind with more rectangles as the background, the other on top.
-        if floor.len() < rock.len() {
+        let (rows, cols) = (scene.rows, scene.cols);
+        let rock = blocks(rows, cols, |cell| scene.walls[cell]);
+        let floor = blocks(rows, cols, |cell| !scene.walls[cell] && !scene.void[cell]);
+        if scene.void.contains(&true) {
+            // Around a level: paper, so only floor and rock are painted.
             self.put(format_args!(
-                "<rect class=\"rock\" width=\"{}\" height=\"{}\"/>\n<path id=\"floor\" fill=\"{floor_fill}\" d=\"{}\"/>\n",
-                grid.cols,
-                grid.rows,
+                "<path id=\"floor\" fill=\"{floor_fill}\" d=\"{}\"/>\n<path class=\"rock\" d=\"{}\"/>\n",
+                path_data(&floor),
+                path_data(&rock)
+            ));
+        } else if floor.len() < rock.len() {
+            // Paint the kind with more rectangles as the background, the other on top.
+            self.put(format_args!(
+                "<rect class=\"rock\" width=\"{cols}\" height=\"{rows}\"/>\n<path id=\"floor\" fill=\"{floor_fill}\" d=\"{}\"/>\n",
                 path_data(&floor)
             ));
         } else {
             self.put(format_args!(
-                "<rect id=\"floor\" fill=\"{floor_fill}\" width=\"{}\" height=\"{}\"/>\n<path class=\"rock\" d=\"{}\"/>\n",
-                grid.cols,
-                grid.rows,
+                "<rect id=\"floor\" fill=\"{floor_fill}\" width=\"{cols}\" height=\"{rows}\"/>\n<path class=\"rock\" d=\"{}\"/>\n",
                 path_data(&rock)
             ));
         }
-        let dead_blocks = blocks(grid, |cell| dead.get(cell) == Some(&true));
+        let dead_blocks = blocks(rows, cols, |cell| scene.dead.get(cell) == Some(&true));
         if !dead_blocks.is_empty() {
             self.put(format_args!(
                 "<path id=\"dead\" fill=\"{dead_fill}\" d=\"{}\"/>\n",

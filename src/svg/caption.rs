@@ -87,9 +87,9 @@ impl Svg {
                 Fixed(x),
                 Fixed(cy - size / 2.0)
             ),
-            Key::Target | Key::Box | Key::Player => {
+            Key::Target | Key::Goal | Key::Box | Key::Player => {
                 let name = match key {
-                    Key::Target => "target",
+                    Key::Target | Key::Goal => "target",
                     Key::Box => "box",
                     _ => "player",
                 };

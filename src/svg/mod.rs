@@ -12,15 +12,19 @@ mod caption;
 mod motion;
 mod pieces;
 mod placement;
+mod scene;
 mod shapes;
 mod trail;
 
 use std::fmt::{self, Write as _};
 
+use crate::level::{Board, Position};
 use crate::maze::Grid;
-use crate::solver::{replay_frames, Analysis, Frame, Outcome, Solution};
+use crate::solver::Analysis;
 use motion::{Clock, Fixed};
 use placement::Point;
+pub use scene::LevelOutcome;
+use scene::{Scene, Story};
 
 /// What to draw besides the board.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -32,64 +36,39 @@ pub struct Options {
 /// The picture of maze number `index` (as in `Maze #k`) with its analysis: the
 /// optimal solution's trail, or a note saying why there is none.
 pub fn render(grid: &Grid, index: usize, analysis: &Analysis, options: &Options) -> String {
-    let story = Story::of(grid, &analysis.outcome);
-    let any_dead = analysis.dead.contains(&true);
-    let caption = Caption::new(grid, index, &story, any_dead, options.animate);
-    let layout = Layout::new(grid, &caption, options.animate && story.is_solved());
+    draw(&Scene::of_maze(grid, index, analysis), options)
+}
+
+/// The picture of a Sokoban level (`position`, read from `board`) called `name` (as in
+/// `Level 3 “Title”`) with its answer: every box's trail, or why there is none.
+pub fn render_level(
+    board: &Board,
+    position: &Position,
+    name: String,
+    outcome: &LevelOutcome,
+    options: &Options,
+) -> String {
+    draw(&Scene::of_level(board, position, name, outcome), options)
+}
+
+fn draw(scene: &Scene, options: &Options) -> String {
+    let caption = Caption::new(scene, options.animate);
+    let layout = Layout::new(scene, &caption, options.animate && scene.is_solved());
     let mut svg = Svg(String::new());
     svg.open(&layout, &caption);
-    svg.board(grid, &analysis.dead, &layout);
-    let motion = match (&story, options.animate) {
+    svg.board(scene, &layout);
+    let motion = match (&scene.story, options.animate) {
         (Story::Solved { frames, .. }, true) => Some(Clock::new(frames.len() - 1)),
         _ => None,
     };
-    if let Story::Solved { frames, .. } = &story {
-        svg.trail(grid, frames, &layout, motion.as_ref());
+    if let Story::Solved { frames, .. } = &scene.story {
+        svg.trails(scene, frames, &layout, motion.as_ref());
     }
     svg.0.push_str("</g>\n");
-    svg.pieces(grid, &story, &layout, motion.as_ref());
+    svg.pieces(scene, &layout, motion.as_ref());
     svg.caption(&caption, &layout, motion.as_ref());
     svg.0.push_str("</svg>\n");
     svg.0
-}
-
-/// The solution to draw, or why there is none.
-enum Story<'a> {
-    Solved {
-        solution: &'a Solution,
-        /// The start, then the position after each move.
-        frames: Vec<Frame>,
-    },
-    Unsolvable(String),
-}
-
-impl<'a> Story<'a> {
-    fn of(grid: &Grid, outcome: &'a Outcome) -> Story<'a> {
-        match outcome {
-            Outcome::Solved(solution) => match replay_frames(grid, &solution.path) {
-                Ok(frames) => Story::Solved { solution, frames },
-                // The solver's own moves always replay; say so rather than draw nonsense.
-                Err(illegal) => Story::Unsolvable(format!(
-                    "internal error: the solution does not replay ({})",
-                    illegal.message
-                )),
-            },
-            Outcome::Unsolvable(reason) => Story::Unsolvable(sentence(&reason.to_string())),
-        }
-    }
-
-    fn is_solved(&self) -> bool {
-        matches!(self, Story::Solved { .. })
-    }
-}
-
-/// `the player cannot reach the box` → `The player cannot reach the box.`
-fn sentence(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
-        None => String::new(),
-    }
 }
 
 // Colours: a light card that also reads on a dark page.
@@ -138,6 +117,8 @@ enum Key {
     Rock,
     Dead,
     Target,
+    /// A Sokoban level's goals (a `.box` maze has one target).
+    Goal,
     Box,
     Player,
     Trail,
@@ -152,6 +133,7 @@ impl Key {
             Key::Rock => "rock",
             Key::Dead => "dead square",
             Key::Target => "target",
+            Key::Goal => "goal",
             Key::Box => "box",
             Key::Player => "player",
             Key::Trail => "box path",
@@ -162,16 +144,32 @@ impl Key {
 }
 
 impl Caption {
-    fn new(grid: &Grid, index: usize, story: &Story, any_dead: bool, animate: bool) -> Caption {
-        let size = format!("Maze #{index} · {}×{}", grid.rows, grid.cols);
+    fn new(scene: &Scene, animate: bool) -> Caption {
+        let mut size = format!("{} · {}×{}", scene.name, scene.rows, scene.cols);
+        if !scene.is_single() {
+            size += &format!(
+                " · {}",
+                crate::maze::plural(scene.start.boxes.len() as u64, "box", "boxes")
+            );
+        }
         let mut legend = vec![Key::Rock];
-        if any_dead {
+        if scene.dead.contains(&true) {
             legend.push(Key::Dead);
         }
-        legend.extend([Key::Target, Key::Box, Key::Player]);
-        match story {
-            Story::Solved { solution, .. } => {
-                legend.push(if cell_px(grid) >= DETAIL_CELL_PX {
+        let goal = if scene.is_single() {
+            Key::Target
+        } else {
+            Key::Goal
+        };
+        legend.extend([goal, Key::Box, Key::Player]);
+        match &scene.story {
+            Story::Solved {
+                moves,
+                pushes,
+                claim,
+                ..
+            } => {
+                legend.push(if cell_px(scene) >= DETAIL_CELL_PX {
                     Key::TrailWithArrows
                 } else {
                     Key::Trail
@@ -181,17 +179,17 @@ impl Caption {
                 }
                 Caption {
                     headline: format!(
-                        "{size} · {} · {}",
-                        crate::maze::plural(solution.pushes, "push", "pushes"),
-                        crate::maze::plural(solution.moves, "move", "moves"),
+                        "{size} · {} · {}{claim}",
+                        crate::maze::plural(*pushes, "push", "pushes"),
+                        crate::maze::plural(moves.len() as u64, "move", "moves"),
                     ),
                     note: None,
-                    moves: Some(solution.path.clone()),
+                    moves: Some(moves.clone()),
                     legend,
                 }
             }
-            Story::Unsolvable(why) => Caption {
-                headline: format!("{size} · unsolvable"),
+            Story::Unsolved { label, why } => Caption {
+                headline: format!("{size} · {label}"),
                 note: Some(why.clone()),
                 moves: None,
                 legend,
@@ -222,10 +220,15 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(grid: &Grid, caption: &Caption, animated: bool) -> Layout {
-        let cell = cell_px(grid);
-        let (board_w, board_h) = (grid.cols as f64 * cell, grid.rows as f64 * cell);
-        let width = (board_w + 2.0 * MARGIN).max(MIN_WIDTH).ceil();
+    fn new(scene: &Scene, caption: &Caption, animated: bool) -> Layout {
+        let cell = cell_px(scene);
+        let (board_w, board_h) = (scene.cols as f64 * cell, scene.rows as f64 * cell);
+        // The headline (bold, about 0.6em a character) is not cut at the picture's edge.
+        let headline_w = caption.headline.chars().count() as f64 * CAPTION_PX * 0.6;
+        let width = (board_w + 2.0 * MARGIN)
+            .max(MIN_WIDTH)
+            .max(headline_w + 2.0 * MARGIN)
+            .ceil();
         let legend_rows = legend_rows(&caption.legend, width - 2.0 * MARGIN);
         let below_board = MARGIN + board_h + 14.0;
         let progress = if animated { 14.0 } else { 0.0 };
@@ -253,8 +256,8 @@ impl Layout {
     }
 
     /// The centre of a cell, in pixels.
-    fn centre_px(&self, grid: &Grid, cell: usize) -> Point {
-        let (x, y) = centre(grid, cell);
+    fn centre_px(&self, scene: &Scene, cell: usize) -> Point {
+        let (x, y) = centre(scene, cell);
         (self.board_x + x * self.cell, MARGIN + y * self.cell)
     }
 }
@@ -290,8 +293,8 @@ struct Track {
 
 /// Pixels per cell: big cells for small boards, the longest side at most
 /// [`MAX_BOARD_PX`] for big ones.
-fn cell_px(grid: &Grid) -> f64 {
-    let longest = grid.rows.max(grid.cols) as f64;
+fn cell_px(scene: &Scene) -> f64 {
+    let longest = scene.rows.max(scene.cols) as f64;
     (MAX_BOARD_PX / longest).min(MAX_CELL_PX)
 }
 
@@ -325,8 +328,8 @@ impl Svg {
 }
 
 /// Centre of a cell in cell units.
-fn centre(grid: &Grid, cell: usize) -> (f64, f64) {
-    let (row, col) = grid.coords(cell);
+fn centre(scene: &Scene, cell: usize) -> (f64, f64) {
+    let (row, col) = scene.coords(cell);
     (col as f64 + 0.5, row as f64 + 0.5)
 }
 
@@ -380,6 +383,7 @@ impl fmt::Display for Escaped<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::scene::sentence;
     use super::*;
 
     #[test]

@@ -1,39 +1,37 @@
-//! Target, box and player, kept legible on fine boards and moved frame by frame when animated.
+//! Goals (a target), boxes and player, kept legible on fine boards and moved frame by frame when animated.
 
 use super::motion::{keyframes, Clock};
 use super::placement::{self, Point};
-use super::{Fixed, Layout, Piece, Story, Svg, Track, FLOOR};
-use crate::maze::Grid;
-use crate::solver::Frame;
+use super::scene::{Scene, Story};
+use super::{Fixed, Layout, Piece, Svg, Track, FLOOR};
+use crate::level::Frame;
 
 impl Svg {
-    /// Target, box and player, in pixels so that they keep a legible size. On a fine
-    /// board they are bigger than a cell, so markers that would cover each other are
-    /// moved aside from their cells (each cell keeps a pin), frame by frame when animated.
-    pub(super) fn pieces(
-        &mut self,
-        grid: &Grid,
-        story: &Story,
-        layout: &Layout,
-        clock: Option<&Clock>,
-    ) {
-        let frames = match (story, clock) {
+    /// Goals, boxes and player, in pixels so that they keep a legible size. On a fine
+    /// board they are bigger than a cell; in a `.box` maze markers that would cover each
+    /// other are moved aside from their cells (each cell keeps a pin), frame by frame
+    /// when animated. A `.box` maze's pieces are `target`, `box` and `player`; a
+    /// level's `goal-1`…, `box-1`… (in the level's order) and `player`.
+    pub(super) fn pieces(&mut self, scene: &Scene, layout: &Layout, clock: Option<&Clock>) {
+        let frames = match (&scene.story, clock) {
             (Story::Solved { frames, .. }, Some(clock)) => Some((frames, clock)),
             _ => None,
         };
-        let size = layout.piece_px();
-        let place = |boxed: usize, player: usize| {
-            if layout.piece > 1.0 {
-                let px = |cell| layout.centre_px(grid, cell);
-                placement::offsets([px(grid.target), px(boxed), px(player)], size)
+        let place = |frame: &Frame| {
+            if layout.piece > 1.0 && scene.is_single() {
+                let px = |cell| layout.centre_px(scene, cell);
+                placement::offsets(
+                    [px(scene.goals[0]), px(frame.boxes[0]), px(frame.player)],
+                    layout.piece_px(),
+                )
             } else {
                 [(0.0, 0.0); 3]
             }
         };
-        let still = place(grid.boxed, grid.player);
+        let still = place(&scene.start);
         let moving: Option<Vec<[Point; 3]>> =
-            frames.map(|(frames, _)| frames.iter().map(|f| place(f.boxed, f.player)).collect());
-        let track = |pick: fn(&Frame) -> usize, piece: usize| {
+            frames.map(|(frames, _)| frames.iter().map(place).collect());
+        let track = |pick: &dyn Fn(&Frame) -> usize, piece: usize| {
             frames.map(|(frames, clock)| Track {
                 cells: frames.iter().map(pick).collect(),
                 offsets: moving
@@ -43,22 +41,44 @@ impl Svg {
                 clock: *clock,
             })
         };
-        self.piece(grid, layout, Piece::TARGET, grid.target, still[0], None);
+        let name = |kind: &str, index: usize| {
+            if scene.is_single() {
+                kind.to_string()
+            } else {
+                format!("{kind}-{}", index + 1)
+            }
+        };
+        let goal = if scene.is_single() { "target" } else { "goal" };
+        for (index, &cell) in scene.goals.iter().enumerate() {
+            self.piece(
+                scene,
+                layout,
+                Piece::TARGET,
+                &name(goal, index),
+                (cell, still[0]),
+                None,
+            );
+        }
+        for (index, &cell) in scene.start.boxes.iter().enumerate() {
+            let moves = track(&|frame: &Frame| frame.boxes[index], 1);
+            self.piece(
+                scene,
+                layout,
+                Piece::BOX,
+                &name("box", index),
+                (cell, still[1]),
+                moves,
+            );
+        }
+        let moves = track(&|frame: &Frame| frame.player, 2);
+        let player = scene.start.player;
         self.piece(
-            grid,
-            layout,
-            Piece::BOX,
-            grid.boxed,
-            still[1],
-            track(|f| f.boxed, 1),
-        );
-        self.piece(
-            grid,
+            scene,
             layout,
             Piece::PLAYER,
-            grid.player,
-            still[2],
-            track(|f| f.player, 2),
+            "player",
+            (player, still[2]),
+            moves,
         );
     }
 
@@ -66,17 +86,17 @@ impl Svg {
     /// those cells (and its marker through those offsets) on that clock.
     fn piece(
         &mut self,
-        grid: &Grid,
+        scene: &Scene,
         layout: &Layout,
         piece: Piece,
-        cell: usize,
-        offset: Point,
+        id: &str,
+        (cell, offset): (usize, Point),
         track: Option<Track>,
     ) {
         let name = piece.name;
-        let (x, y) = layout.centre_px(grid, cell);
+        let (x, y) = layout.centre_px(scene, cell);
         self.put(format_args!(
-            "<g id=\"{name}\" transform=\"translate({} {})\">",
+            "<g id=\"{id}\" transform=\"translate({} {})\">",
             Fixed(x),
             Fixed(y)
         ));
@@ -86,7 +106,7 @@ impl Svg {
                 &track.cells,
                 |a, b| b as isize - a as isize,
                 |cell| {
-                    let (x, y) = layout.centre_px(grid, cell);
+                    let (x, y) = layout.centre_px(scene, cell);
                     format!("{} {}", Fixed(x), Fixed(y))
                 },
             );

@@ -3,8 +3,6 @@
 
 use std::fmt::Write as _;
 
-use crate::maze::Grid;
-
 /// `width × height` cells with their top-left corner at column `col`, row `row`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block {
@@ -16,11 +14,11 @@ pub struct Block {
 
 /// The cells where `is_in(cell)` holds, as few rectangles as runs stacking allows:
 /// a run continues the rectangle above it when that one has exactly its columns.
-pub fn blocks(grid: &Grid, is_in: impl Fn(usize) -> bool) -> Vec<Block> {
+pub fn blocks(rows: usize, cols: usize, is_in: impl Fn(usize) -> bool) -> Vec<Block> {
     let mut done = Vec::new();
     let mut open: Vec<Block> = Vec::new();
-    for row in 0..grid.rows {
-        let runs = row_runs(grid.cols, |col| is_in(row * grid.cols + col));
+    for row in 0..rows {
+        let runs = row_runs(cols, |col| is_in(row * cols + col));
         let mut still_open = Vec::with_capacity(runs.len());
         let mut above = open.into_iter().peekable();
         for (col, width) in runs {
@@ -88,6 +86,7 @@ pub fn path_data(blocks: &[Block]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::maze::Grid;
 
     fn grid(rows: &[&str]) -> Grid {
         Grid::from_rows(rows).expect("a valid grid")
@@ -96,7 +95,7 @@ mod tests {
     #[test]
     fn stacked_equal_runs_make_one_rectangle() {
         let g = grid(&["#####", "#S.B#", "#..T#", "#####"]);
-        let rock = blocks(&g, |cell| g.walls[cell]);
+        let rock = blocks(g.rows, g.cols, |cell| g.walls[cell]);
         assert_eq!(
             rock,
             vec![
@@ -135,7 +134,7 @@ mod tests {
     #[test]
     fn blocks_cover_exactly_the_chosen_cells() {
         let g = grid(&["#.#.##", "#S##B#", "..#..T", "####.#"]);
-        let rock = blocks(&g, |cell| g.walls[cell]);
+        let rock = blocks(g.rows, g.cols, |cell| g.walls[cell]);
         let mut covered = vec![0; g.cell_count()];
         for b in &rock {
             for row in b.row..b.row + b.height {

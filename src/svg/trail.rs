@@ -1,23 +1,50 @@
-//! The box's trail with one arrow per push, and the player's walk; growing as the solution plays.
+//! Each box's trail with one arrow per push, and the player's walk; growing as the
+//! solution plays.
 
 use std::fmt::Write as _;
 
 use super::motion::{keyframes, Clock};
+use super::scene::Scene;
 use super::{centre, Fixed, Layout, Svg, ARROW, PLAYER};
-use crate::maze::Grid;
-use crate::solver::Frame;
+use crate::level::Frame;
 
 impl Svg {
-    /// The box's trail (still inside the board group), one arrow per push.
-    pub(super) fn trail(
+    /// The player's walk, then each box's trail that moves (still inside the board
+    /// group), one arrow per push. A `.box` maze's one box names its trail `trail`;
+    /// a level's boxes `trail-1`, `trail-2`… in the order of the level's boxes.
+    pub(super) fn trails(
         &mut self,
-        grid: &Grid,
+        scene: &Scene,
         frames: &[Frame],
         layout: &Layout,
         clock: Option<&Clock>,
     ) {
-        let cells = box_cells(frames);
-        let points = cells.iter().map(|&cell| centre(grid, cell)).fold(
+        if clock.is_none() {
+            self.walk(scene, frames, layout);
+        }
+        for index in 0..scene.start.boxes.len() {
+            self.trail(scene, frames, index, layout, clock);
+        }
+    }
+
+    /// Box `index`'s trail: a level's boxes that never move have none.
+    fn trail(
+        &mut self,
+        scene: &Scene,
+        frames: &[Frame],
+        index: usize,
+        layout: &Layout,
+        clock: Option<&Clock>,
+    ) {
+        let cells = box_cells(frames, index);
+        let suffix = if scene.is_single() {
+            String::new()
+        } else if cells.len() < 2 {
+            return;
+        } else {
+            format!("-{}", index + 1)
+        };
+        let points = cells.iter().map(|&cell| centre(scene, cell)).fold(
             String::new(),
             |mut points, (x, y)| {
                 if !points.is_empty() {
@@ -28,31 +55,28 @@ impl Svg {
             },
         );
         let width = (0.2_f64).max(2.5 / layout.cell);
-        if clock.is_none() {
-            self.walk(grid, frames, layout);
-        }
         let faded = if clock.is_some() {
             " stroke-opacity=\"0.3\""
         } else {
             ""
         };
         self.put(format_args!(
-            "<polyline id=\"trail\" class=\"trail\" stroke-width=\"{}\"{faded} points=\"{points}\"/>\n",
+            "<polyline id=\"trail{suffix}\" class=\"trail\" stroke-width=\"{}\"{faded} points=\"{points}\"/>\n",
             Fixed(width)
         ));
         if layout.detailed() && cells.len() > 1 {
             self.put(format_args!(
-                "<path id=\"pushes\" fill=\"{ARROW}\" d=\"{}\"/>\n",
-                arrows(grid, &cells)
+                "<path id=\"pushes{suffix}\" fill=\"{ARROW}\" d=\"{}\"/>\n",
+                arrows(scene, &cells)
             ));
         }
         if let Some(clock) = clock {
-            self.growing_trail(frames, &points, width, clock);
+            self.growing_trail(frames, index, &points, &suffix, width, clock);
         }
     }
 
     /// The player's route, thin and dotted, through the cells where it turns.
-    fn walk(&mut self, grid: &Grid, frames: &[Frame], layout: &Layout) {
+    fn walk(&mut self, scene: &Scene, frames: &[Frame], layout: &Layout) {
         let cells: Vec<usize> = frames.iter().map(|frame| frame.player).collect();
         let mut points = String::new();
         for (index, &cell) in cells.iter().enumerate() {
@@ -60,7 +84,7 @@ impl Svg {
                 || index == cells.len() - 1
                 || cell.wrapping_sub(cells[index - 1]) != cells[index + 1].wrapping_sub(cell);
             if turns {
-                let (x, y) = centre(grid, cell);
+                let (x, y) = centre(scene, cell);
                 let _ = write!(
                     points,
                     "{}{},{}",
@@ -78,14 +102,23 @@ impl Svg {
     }
 
     /// The trail drawn again on top, revealed push by push as the box moves.
-    fn growing_trail(&mut self, frames: &[Frame], points: &str, width: f64, clock: &Clock) {
+    fn growing_trail(
+        &mut self,
+        frames: &[Frame],
+        index: usize,
+        points: &str,
+        suffix: &str,
+        width: f64,
+        clock: &Clock,
+    ) {
         let pushes: Vec<u64> = frames
             .iter()
             .scan((0u64, None), |(count, last), frame| {
-                if last.is_some_and(|cell| cell != frame.boxed) {
+                let cell = frame.boxes[index];
+                if last.is_some_and(|last| last != cell) {
                     *count += 1;
                 }
-                *last = Some(frame.boxed);
+                *last = Some(cell);
                 Some(*count)
             })
             .collect();
@@ -100,7 +133,7 @@ impl Svg {
             |done| (total - done).to_string(),
         );
         self.put(format_args!(
-            "<polyline id=\"trail-progress\" class=\"trail\" stroke-width=\"{}\" pathLength=\"{total}\" \
+            "<polyline id=\"trail-progress{suffix}\" class=\"trail\" stroke-width=\"{}\" pathLength=\"{total}\" \
              stroke-dasharray=\"{total} {gap}\" stroke-dashoffset=\"{total}\" points=\"{points}\">\
              <animate attributeName=\"stroke-dashoffset\" dur=\"{dur}s\" repeatCount=\"indefinite\" \
              calcMode=\"linear\" keyTimes=\"{times}\" values=\"{values}\"/></polyline>\n",
@@ -111,18 +144,19 @@ impl Svg {
     }
 }
 
-/// The box's cell at the start and after each push (equal consecutive frames merged).
-fn box_cells(frames: &[Frame]) -> Vec<usize> {
-    let mut cells: Vec<usize> = frames.iter().map(|frame| frame.boxed).collect();
+/// Box `index`'s cell at the start and after each of its pushes (equal consecutive
+/// frames merged).
+fn box_cells(frames: &[Frame], index: usize) -> Vec<usize> {
+    let mut cells: Vec<usize> = frames.iter().map(|frame| frame.boxes[index]).collect();
     cells.dedup();
     cells
 }
 
 /// One arrowhead per push, on the edge the box crosses, pointing the way it goes.
-fn arrows(grid: &Grid, cells: &[usize]) -> String {
+fn arrows(scene: &Scene, cells: &[usize]) -> String {
     let mut d = String::new();
     for pair in cells.windows(2) {
-        let ((x0, y0), (x1, y1)) = (centre(grid, pair[0]), centre(grid, pair[1]));
+        let ((x0, y0), (x1, y1)) = (centre(scene, pair[0]), centre(scene, pair[1]));
         let (dx, dy) = (x1 - x0, y1 - y0);
         let (mx, my) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
         // Tip ahead of the edge, two corners behind it on either side.

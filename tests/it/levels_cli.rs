@@ -229,3 +229,41 @@ fn check_with_a_time_limit_adds_what_the_solver_proves() {
         out.stdout
     );
 }
+
+#[test]
+fn render_draws_a_level_or_says_what_is_wrong_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.xsb");
+    let levels = FROZEN.replace("Solution: RRR\n", "");
+    std::fs::write(&path, &levels).unwrap();
+    let file = path.to_str().unwrap();
+    // Level 2 is solved (one box: the `.box` solver's optimum).
+    let out = run(&["render", file, "--level", "2", "--animate"], "");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let doc = roxmltree::Document::parse(&out.stdout).expect("SVG");
+    let headline = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("headline"))
+        .and_then(|n| n.text())
+        .unwrap_or("");
+    assert_eq!(
+        headline,
+        "Level 2 “2 é” · 3×6 · 2 pushes · 2 moves (optimal)"
+    );
+    // Level 1 is frozen: unsolvable, drawn without a path.
+    let out = run(&["render", "--format", "xsb", "-"], &levels);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("· unsolvable</text>"), "{}", out.stdout);
+    assert!(!out.stdout.contains("id=\"trail"), "no trail");
+    // No level 3; a level with errors prints them.
+    let out = run(&["render", file, "--maze", "3"], "");
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("there is no level 3"), "{}", out.stderr);
+    let out = run(
+        &["render", "--format", "xsb", "-"],
+        "#####\n#@$.#\n#@  #\n#####\n",
+    );
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("error["), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+}

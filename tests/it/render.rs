@@ -776,3 +776,146 @@ fn committed_pictures_are_current() {
         );
     }
 }
+
+// ---- Sokoban levels ----
+
+/// Level `index` (from 1) of `text`, drawn with the solver's answer.
+fn level_picture(text: &str, index: usize, animate: bool) -> (boxls::level::Position, String) {
+    use boxls::sokoban::{self, Limits, Mode, Outcome as Solved};
+    let collection = boxls::level::parse(text);
+    let level = &collection.levels[index - 1];
+    let position = level.board.position().expect("one player");
+    let outcome = match sokoban::solve(
+        &position,
+        Mode::Optimal,
+        &Limits::default(),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    ) {
+        Solved::Solved(solution) => boxls::svg::LevelOutcome::Solved {
+            lurd: solution.lurd,
+            optimal: solution.optimal,
+        },
+        Solved::Unsolvable => boxls::svg::LevelOutcome::Unsolvable,
+        other => panic!("small levels are settled: {other:?}"),
+    };
+    let name = format!("Level {index}");
+    let svg = boxls::svg::render_level(
+        &level.board,
+        &position,
+        name,
+        &outcome,
+        &Options { animate },
+    );
+    (position, svg)
+}
+
+const LEVELS: &str = "\
+Warehouse
+#######
+#     #
+# $$  #
+# @   #
+#..   #
+#######
+
+  ####
+###  #
+#.$@ #
+#  $.#
+######
+
+#####
+#@$ #
+#$ .#
+#  .#
+#####
+";
+
+#[test]
+fn snapshot_of_a_level() {
+    expect_file!["../fixtures/render/level.svg"].assert_eq(&level_picture(LEVELS, 1, false).1);
+}
+
+/// Every goal and box drawn once (`goal-k`, `box-k`) at its cell; animated, each box
+/// starts where the level has it and ends on a goal, and each that moves has a trail.
+#[test]
+fn level_pictures_show_every_box_and_play_to_solved() {
+    for index in 1..=2 {
+        for animate in [false, true] {
+            let (position, svg) = level_picture(LEVELS, index, animate);
+            let doc = Document::parse(&svg).unwrap_or_else(|e| panic!("not XML: {e}\n{svg}"));
+            let (x, y, size) = board_scale(&doc);
+            let centre = |cell: usize| {
+                let (row, col) = (cell / position.width, cell % position.width);
+                (x + (col as f64 + 0.5) * size, y + (row as f64 + 0.5) * size)
+            };
+            let goals: Vec<usize> = (0..position.goals.len())
+                .filter(|&c| position.goals[c])
+                .collect();
+            for (k, &goal) in goals.iter().enumerate() {
+                let node = by_id(&doc, &format!("goal-{}", k + 1)).expect("a goal");
+                assert!(close(translation(node), centre(goal)), "goal {k}");
+            }
+            assert_eq!(count_id(&doc, "box"), 0, "a level's boxes are numbered");
+            for (k, &start) in position.boxes.iter().enumerate() {
+                let node = by_id(&doc, &format!("box-{}", k + 1)).expect("a box");
+                assert!(close(translation(node), centre(start)), "box {k} starts");
+                if !animate {
+                    continue;
+                }
+                let (times, values) = animation(node);
+                let end = sample(&times, &values, times[times.len() - 2]);
+                let on = goals.iter().any(|&g| close((end[0], end[1]), centre(g)));
+                assert!(on, "level {index}: box {k} ends on a goal at {end:?}");
+                let moved = values.windows(2).any(|w| w[0] != w[1]);
+                let trail = by_id(&doc, &format!("trail-{}", k + 1));
+                assert_eq!(trail.is_some(), moved, "box {k}: a trail when it moves");
+            }
+            let headline = by_id(&doc, "headline").and_then(|n| n.text()).unwrap_or("");
+            let boxes = plural(position.boxes.len() as u64, "box", "boxes");
+            assert!(
+                headline.starts_with(&format!("Level {index} · ")) && headline.contains(&boxes),
+                "{headline}"
+            );
+            assert!(headline.ends_with("(optimal)"), "{headline}");
+        }
+    }
+}
+
+/// The void round an XSB board is paper: neither floor nor rock covers it.
+#[test]
+fn a_levels_void_is_left_as_paper() {
+    let (position, svg) = level_picture(LEVELS, 2, false);
+    let doc = Document::parse(&svg).expect("XML");
+    let path = |id: &str| {
+        let node = doc
+            .descendants()
+            .find(|n| {
+                n.attribute("id") == Some(id)
+                    || (id == "rock"
+                        && n.attribute("class") == Some("rock")
+                        && n.has_tag_name("path"))
+            })
+            .expect("a path");
+        covered_cells(node.attribute("d").unwrap_or(""), position.width)
+    };
+    let (floor, rock) = (path("floor"), path("rock"));
+    // Row 0 of level 2 starts with two void cells.
+    assert!(!floor.contains(&0) && !rock.contains(&0) && !rock.contains(&1));
+    assert!(rock.contains(&2), "the first wall");
+    assert_eq!(
+        floor.len() + rock.len(),
+        position.width * position.height - 2
+    );
+}
+
+#[test]
+fn an_unsolvable_level_is_drawn_with_a_note() {
+    let (_, svg) = level_picture(LEVELS, 3, true);
+    let doc = Document::parse(&svg).expect("XML");
+    let headline = by_id(&doc, "headline").and_then(|n| n.text()).unwrap_or("");
+    assert!(headline.ends_with("· unsolvable"), "{headline}");
+    assert!(by_id(&doc, "note").is_some());
+    assert_eq!(count_id(&doc, "trail-1"), 0);
+}

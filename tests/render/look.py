@@ -2,11 +2,13 @@
 """Checks headless Chromium's screenshots of `boxls render` pictures: the PNG is the
 picture's size and, at the places the SVG puts them, shows rock, target, box and player
 in their colours; an animation's later frame has moved the box and the player; an
-unsolvable maze shows its warning. Standard library only (a small PNG decoder).
+unsolvable maze shows its warning; an animated Sokoban level shows every box where it
+starts, and at its end a box on every goal. Standard library only (a small PNG decoder).
 
     look.py still SVG PNG
     look.py animated SVG PNG_AT_START PNG_LATER
     look.py unsolvable SVG PNG
+    look.py level SVG PNG_AT_START PNG_AT_END
 """
 import re
 import struct
@@ -140,7 +142,9 @@ class Picture:
         col, row = self.rock
         rock = (bx + (col + 0.5) * self.cell, by + (row + 0.5) * self.cell)
         self.expect(f"rock (cell {col},{row})", rock, ROCK)
-        self.expect("the target", self.at("target"), TARGET)
+        goals = [k for k in self.nodes if re.fullmatch(r"goal-\d+", k)] or ["target"]
+        for goal in goals:
+            self.expect(f"the {goal}", self.at(goal), TARGET)
         return True
 
     def check_pieces(self):
@@ -188,6 +192,21 @@ def main(argv):
             if pic.count(TRAIL, 20) > 0:
                 pic.failures.append(f"{pic.png}: a trail on an unsolvable maze")
         ok = pic.report()
+    elif mode == "level" and len(argv) == 5:
+        start, end = Picture(argv[2], argv[3]), Picture(argv[2], argv[4])
+        start.check_frame()
+        if end.check_frame():
+            end.failures = [f for f in end.failures if "goal-" not in f]  # boxes cover them now
+        boxes = sorted(k for k in start.nodes if re.fullmatch(r"box-\d+", k))
+        goals = sorted(k for k in start.nodes if re.fullmatch(r"goal-\d+", k))
+        if len(boxes) < 2 or len(boxes) != len(goals):
+            start.failures.append(f"{start.svg}: {len(boxes)} boxes and {len(goals)} goals drawn")
+        for box in boxes:
+            start.expect(f"{box} at its start", start.at(box, 0.25, 0.0), BOX)
+        # At the end the boxes stand on the goals: box colour where each goal is.
+        for goal in goals:
+            end.expect(f"a box on {goal} at the end", end.at(goal, 0.25, 0.0), BOX)
+        ok = start.report() & end.report()
     else:
         sys.exit(__doc__)
     return 0 if ok else 1

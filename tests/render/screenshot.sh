@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Looks at `boxls render` the way a reader does: headless Chromium screenshots the
 # classic sample's maze 3 (still and animated, early and late) and the unsolvable
-# maze 2, and tests/render/look.py checks each PNG (its size, rock, target, box, player
-# and trail where the SVG puts them, the pieces moved in the animation, the warning).
+# maze 2, and a Sokoban level played from start to end; tests/render/look.py checks
+# each PNG (its size, rock, target, box, player and trail where the SVG puts them, the
+# pieces moved in the animation, the warning, the level's boxes on its goals at the end).
 # Installs Debian's chromium when it is missing. Screenshots stay in target/render/.
 #
 #   bash tests/render/screenshot.sh        # uses target/debug/boxls (built if missing)
@@ -57,14 +58,21 @@ print("%d,%d" % (round(float(r.get("width"))), round(float(r.get("height")))))' 
 "$boxls" render examples/sample.box --maze 3 -o "$out/maze3.svg"
 "$boxls" render examples/sample.box --maze 3 --animate -o "$out/maze3-animated.svg"
 "$boxls" render examples/sample.box --maze 2 -o "$out/maze2-unsolvable.svg"
+"$boxls" render examples/levels.xsb --level 1 --optimal --animate -o "$out/level1-animated.svg"
+# The animation's loop, in seconds: shown at its end, it holds the solved board.
+level_end=$(python3 -c 'import re, sys
+print(float(re.search(r"dur=\"([\d.]+)s\"", open(sys.argv[1]).read()).group(1)) - 0.5)' "$out/level1-animated.svg")
 
 shot "$out/maze3.svg" "$out/maze3.png" 100
 shot "$out/maze3-animated.svg" "$out/maze3-animated-start.png" 100 "$(at "$out/maze3-animated.svg" 0.1)"
 shot "$out/maze3-animated.svg" "$out/maze3-animated-5s.png" 100 "$(at "$out/maze3-animated.svg" 5)"
 shot "$out/maze2-unsolvable.svg" "$out/maze2-unsolvable.png" 100
+shot "$out/level1-animated.svg" "$out/level1-start.png" 100 "$(at "$out/level1-animated.svg" 0.1)"
+shot "$out/level1-animated.svg" "$out/level1-end.png" 100 "$(at "$out/level1-animated.svg" "$level_end")"
 
 python3 tests/render/look.py still "$out/maze3.svg" "$out/maze3.png"
 python3 tests/render/look.py animated "$out/maze3-animated.svg" \
   "$out/maze3-animated-start.png" "$out/maze3-animated-5s.png"
 python3 tests/render/look.py unsolvable "$out/maze2-unsolvable.svg" "$out/maze2-unsolvable.png"
-echo "render: 4 screenshots look right (target/render/*.png; $(chromium --version 2>/dev/null))"
+python3 tests/render/look.py level "$out/level1-animated.svg" "$out/level1-start.png" "$out/level1-end.png"
+echo "render: 6 screenshots look right (target/render/*.png; $(chromium --version 2>/dev/null))"
