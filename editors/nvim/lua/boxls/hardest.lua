@@ -12,9 +12,7 @@ local M = {}
 
 local boxls = require('boxls')
 
-local function notify(message, level)
-  vim.notify('boxls: ' .. message, level or vim.log.levels.INFO)
-end
+local notify = boxls.notify
 
 local function value(x)
   return x ~= vim.NIL and x or nil
@@ -82,54 +80,40 @@ end
 --- a maze still being solved; says why when there is nothing to do.
 ---@param keep boolean
 function M.run(keep)
-  local bufnr = vim.api.nvim_get_current_buf()
-  local client = boxls.attached(bufnr)
-  if not client then
-    return
-  end
-  local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
   local made = keep and 'made hardest keeping its target' or 'made hardest'
-  local function attempt(tries)
-    boxls.maze_when_solved(client, bufnr, position, function(state)
-      notify(boxls.why_no_solution(bufnr, state) .. '; it is made hardest when it is solved')
-    end, function(before, err)
-      if err or not before then
-        return notify(err or 'no maze under the cursor', vim.log.levels.WARN)
+  boxls.on_solved_maze('; it is made hardest when it is solved', 'no maze under the cursor', function(client, bufnr, before, retry)
+    if before.status == 'invalid' then
+      return notify(boxls.why_no_solution(bufnr, before), vim.log.levels.WARN)
+    end
+    local header = { line = before.headerLine, character = 0 }
+    boxls.apply_action(client, bufnr, { start = header, ['end'] = header }, boxls.HARDEST_KIND, function(applied, apply_err)
+      local edited = vim.lsp.util.buf_versions[bufnr] ~= before.version
+      -- The text changed between the requests, or the search behind an action
+      -- offered before it was done found nothing to offer: ask again (the server
+      -- knows the answer now, and offers the action with its edit or none).
+      if (apply_err or (not applied and edited)) and retry() then
+        return
       end
-      if before.status == 'invalid' then
-        return notify(boxls.why_no_solution(bufnr, before), vim.log.levels.WARN)
+      if apply_err then
+        return notify(apply_err, vim.log.levels.ERROR)
       end
-      local header = { line = before.headerLine, character = 0 }
-      boxls.apply_action(client, bufnr, { start = header, ['end'] = header }, boxls.HARDEST_KIND, function(applied, apply_err)
-        local edited = vim.lsp.util.buf_versions[bufnr] ~= before.version
-        if (apply_err or (not applied and edited)) and tries < 3 then
-          -- The text changed between the requests, or the search behind an action
-          -- offered before it was done found nothing to offer: ask again (the server
-          -- knows the answer now, and offers the action with its edit or none).
-          return attempt(tries + 1)
+      if not applied then
+        -- What the server's silence can mean, for a maze solvable as it is or not.
+        local why = before.status == 'unsolvable' and 'none is solvable' or 'its S, B and T are the hardest already'
+        return notify(
+          string.format('the server offers no harder placement for Maze #%d (%s): %s, or the maze is too large to search', before.maze, counts(before), why),
+          vim.log.levels.WARN
+        )
+      end
+      -- What the maze is now, once the edit is solved.
+      boxls.maze_when_solved(client, bufnr, header, function() end, function(after, after_err)
+        if after_err or not after then
+          return notify(after_err or 'the maze is gone after the edit', vim.log.levels.WARN)
         end
-        if apply_err then
-          return notify(apply_err, vim.log.levels.ERROR)
-        end
-        if not applied then
-          -- What the server's silence can mean, for a maze solvable as it is or not.
-          local why = before.status == 'unsolvable' and 'none is solvable' or 'its S, B and T are the hardest already'
-          return notify(
-            string.format('the server offers no harder placement for Maze #%d (%s): %s, or the maze is too large to search', before.maze, counts(before), why),
-            vim.log.levels.WARN
-          )
-        end
-        -- What the maze is now, once the edit is solved.
-        boxls.maze_when_solved(client, bufnr, header, function() end, function(after, after_err)
-          if after_err or not after then
-            return notify(after_err or 'the maze is gone after the edit', vim.log.levels.WARN)
-          end
-          notify(string.format('Maze #%d %s: %s → %s', after.maze, made, counts(before), counts(after)))
-        end)
-      end, picker(keep))
-    end)
-  end
-  attempt(1)
+        notify(string.format('Maze #%d %s: %s → %s', after.maze, made, counts(before), counts(after)))
+      end)
+    end, picker(keep))
+  end)
 end
 
 return M

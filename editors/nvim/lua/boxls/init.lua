@@ -51,9 +51,13 @@ M.DIAGNOSTICS = { virtual_text = { spacing = 2 }, severity_sort = true }
 ---@field inlay_hints? boolean Enable inlay hints when boxls attaches (default true)
 ---@field diagnostics? vim.diagnostic.Opts|false How to show boxls' diagnostics (default M.DIAGNOSTICS; false: as Neovim's global config says)
 
-local function notify(message, level)
+--- Says `message` as boxls (`boxls: …`), at `level` (information by default).
+---@param message string
+---@param level? integer
+function M.notify(message, level)
   vim.notify('boxls: ' .. message, level or vim.log.levels.INFO)
 end
+local notify = M.notify
 
 --- The executable the boxls config runs, and why it cannot be run (nil if it can).
 ---@return string? exe
@@ -239,6 +243,42 @@ function M.maze_when_solved(client, bufnr, position, on_wait, callback)
   end, on_wait, callback)
 end
 
+--- The plumbing of a command on the maze under the cursor (`:BoxSolve`, `:BoxPlay`,
+--- `:BoxHardest`): the attached client; the cursor's position now, wherever the cursor
+--- goes while the maze is solved; meanwhile why it is not solved yet, with `waiting`
+--- after it; then `work(client, bufnr, state, retry)` with the solved (or settled) maze,
+--- or `no_maze` said when there is none. `retry()` asks again about the new version,
+--- at most twice in all, when the text changed between two requests; it returns false
+--- once it will not.
+---@param waiting string
+---@param no_maze string
+---@param work fun(client: vim.lsp.Client, bufnr: integer, state: boxls.MazeState, retry: fun(): boolean)
+function M.on_solved_maze(waiting, no_maze, work)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.attached(bufnr)
+  if not client then
+    return
+  end
+  local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
+  local function attempt(tries)
+    M.maze_when_solved(client, bufnr, position, function(state)
+      notify(M.why_no_solution(bufnr, state) .. waiting)
+    end, function(state, err)
+      if err or not state then
+        return notify(err or no_maze, vim.log.levels.WARN)
+      end
+      work(client, bufnr, state, function()
+        if tries >= 3 then
+          return false
+        end
+        attempt(tries + 1)
+        return true
+      end)
+    end)
+  end
+  attempt(1)
+end
+
 local function plural(n, one, many)
   return string.format('%d %s', n, n == 1 and one or (many or one .. 's'))
 end
@@ -383,39 +423,23 @@ end
 --- what it wrote. If that maze is still being solved, says so and writes it when the
 --- solve is done; otherwise, if there is nothing to write, says why.
 function M.solve()
-  local bufnr = vim.api.nvim_get_current_buf()
-  local client = M.attached(bufnr)
-  if not client then
-    return
-  end
-  -- The maze under the cursor now, wherever the cursor goes while it is solved.
-  local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
-  local function attempt(tries)
-    M.maze_when_solved(client, bufnr, position, function(state)
-      notify(M.why_no_solution(bufnr, state) .. '; its solution is written when it is found')
-    end, function(state, err)
-      if err or not state then
-        return notify(err or 'no maze under the cursor', vim.log.levels.WARN)
+  M.on_solved_maze('; its solution is written when it is found', 'no maze under the cursor', function(client, bufnr, state, retry)
+    if not to_write(state) then
+      return notify(M.why_no_solution(bufnr, state), state.status == 'solved' and vim.log.levels.INFO or vim.log.levels.WARN)
+    end
+    apply_action(client, bufnr, header_range(state), M.SOLVE_KIND, function(applied, err)
+      if err then
+        return notify(err, vim.log.levels.ERROR)
       end
-      if not to_write(state) then
-        return notify(M.why_no_solution(bufnr, state), state.status == 'solved' and vim.log.levels.INFO or vim.log.levels.WARN)
+      if applied then
+        return notify(string.format('Maze #%d is solved; its solution is written (%s)', state.maze, M.counts(state)))
       end
-      apply_action(client, bufnr, header_range(state), M.SOLVE_KIND, function(applied, err)
-        if err then
-          return notify(err, vim.log.levels.ERROR)
-        end
-        if applied then
-          return notify(string.format('Maze #%d is solved; its solution is written (%s)', state.maze, M.counts(state)))
-        end
-        -- The text changed between the two requests: ask again about the new version.
-        if tries < 3 then
-          return attempt(tries + 1)
-        end
+      -- The text changed between the two requests: ask again about the new version.
+      if not retry() then
         notify(string.format('the server offered no solution line for Maze #%d', state.maze), vim.log.levels.WARN)
-      end)
+      end
     end)
-  end
-  attempt(1)
+  end)
 end
 
 --- Writes (or replaces) the `; solution:` line of every solved maze in the buffer and

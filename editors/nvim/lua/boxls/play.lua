@@ -511,7 +511,7 @@ local function toggle_fit(p)
 end
 
 local function notify(message, level)
-  vim.notify('boxls: ' .. message, level or vim.log.levels.WARN)
+  boxls.notify(message, level or vim.log.levels.WARN)
 end
 
 --- `d`: the difficulty map over the board, or off again. Asked for on the first `d`; a
@@ -636,49 +636,35 @@ end
 --- :BoxPlay — plays the optimal solution of the maze under the cursor; waits for a maze
 --- still being solved (on `boxls/settled`); says why there is nothing to play.
 function M.open()
-  local bufnr = vim.api.nvim_get_current_buf()
-  local client = boxls.attached(bufnr)
-  if not client then
-    return
-  end
-  local position = vim.lsp.util.make_position_params(0, client.offset_encoding).position
-  local function attempt(tries)
-    boxls.maze_when_solved(client, bufnr, position, function(state)
-      notify(boxls.why_no_solution(bufnr, state) .. '; it plays when solved', vim.log.levels.INFO)
-    end, function(state, err)
-      if err or not state then
-        return notify(err or 'nothing to play: no maze under the cursor')
+  boxls.on_solved_maze('; it plays when solved', 'nothing to play: no maze under the cursor', function(client, bufnr, state, retry)
+    if state.status ~= 'solved' then
+      return notify('nothing to play: ' .. boxls.why_no_solution(bufnr, state))
+    end
+    local params = {
+      textDocument = vim.lsp.util.make_text_document_params(bufnr),
+      position = { line = state.headerLine, character = 0 },
+      frames = false,
+    }
+    client:request('boxls/replay', params, function(replay_err, replay)
+      if replay_err then
+        return notify('boxls/replay failed: ' .. replay_err.message, vim.log.levels.ERROR)
       end
-      if state.status ~= 'solved' then
-        return notify('nothing to play: ' .. boxls.why_no_solution(bufnr, state))
+      if type(replay) ~= 'table' then
+        -- The text changed between the two requests: ask again about the new version.
+        if retry() then
+          return
+        end
+        return notify(string.format('the server sent no replay for Maze #%d', state.maze))
       end
-      local params = {
-        textDocument = vim.lsp.util.make_text_document_params(bufnr),
-        position = { line = state.headerLine, character = 0 },
-        frames = false,
-      }
-      client:request('boxls/replay', params, function(replay_err, replay)
-        if replay_err then
-          return notify('boxls/replay failed: ' .. replay_err.message, vim.log.levels.ERROR)
+      local header = { line = state.headerLine, character = 0 }
+      M.open_replay(replay, string.format('Maze #%d (%d×%d) · %s', state.maze, state.rows, state.cols, boxls.counts(state)), function(callback)
+        if not vim.api.nvim_buf_is_valid(bufnr) then
+          return callback(nil, 'the buffer is gone')
         end
-        if type(replay) ~= 'table' then
-          -- The text changed between the two requests: ask again about the new version.
-          if tries < 3 then
-            return attempt(tries + 1)
-          end
-          return notify(string.format('the server sent no replay for Maze #%d', state.maze))
-        end
-        local header = { line = state.headerLine, character = 0 }
-        M.open_replay(replay, string.format('Maze #%d (%d×%d) · %s', state.maze, state.rows, state.cols, boxls.counts(state)), function(callback)
-          if not vim.api.nvim_buf_is_valid(bufnr) then
-            return callback(nil, 'the buffer is gone')
-          end
-          difficulty.request(client, bufnr, header, callback)
-        end)
-      end, bufnr)
-    end)
-  end
-  attempt(1)
+        difficulty.request(client, bufnr, header, callback)
+      end)
+    end, bufnr)
+  end)
 end
 
 return M
