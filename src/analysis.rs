@@ -95,16 +95,29 @@ fn wrong_impossible(moves: std::ops::Range<usize>, optimum: &Solution) -> Option
             Code::SolutionIllegal,
             moves.clone(),
             format!(
-                "`Impossible.` is wrong: this maze is solved in {} and {}",
-                plural(optimum.pushes, "push", "pushes"),
-                plural(optimum.moves, "move", "moves"),
+                "`Impossible.` is wrong: this maze is solved in {}",
+                pushes_and_moves(optimum.pushes, optimum.moves),
             ),
         )
-        .with_fix(Fix::replace(
-            "Replace with the optimal solution",
-            moves,
-            optimum.path.clone(),
-        )),
+        .with_fix(optimal_fix(moves, optimum)),
+    )
+}
+
+/// `6 pushes and 28 moves`.
+fn pushes_and_moves(pushes: u64, moves: u64) -> String {
+    format!(
+        "{} and {}",
+        plural(pushes, "push", "pushes"),
+        plural(moves, "move", "moves")
+    )
+}
+
+/// The fix of a wrong recorded solution: the optimum written over it.
+fn optimal_fix(moves: std::ops::Range<usize>, optimum: &Solution) -> Fix {
+    Fix::replace(
+        "Replace with the optimal solution",
+        moves,
+        optimum.path.clone(),
     )
 }
 
@@ -158,18 +171,12 @@ fn check_recorded(
             Code::SolutionNotOptimal,
             moves.clone(),
             format!(
-                "this solution takes {} and {}; the optimum is {} and {}",
-                plural(replayed.pushes, "push", "pushes"),
-                plural(replayed.moves, "move", "moves"),
-                plural(optimum.pushes, "push", "pushes"),
-                plural(optimum.moves, "move", "moves"),
+                "this solution takes {}; the optimum is {}",
+                pushes_and_moves(replayed.pushes, replayed.moves),
+                pushes_and_moves(optimum.pushes, optimum.moves),
             ),
         )
-        .with_fix(Fix::replace(
-            "Replace with the optimal solution",
-            moves,
-            optimum.path.clone(),
-        )),
+        .with_fix(optimal_fix(moves, optimum)),
     )
 }
 
