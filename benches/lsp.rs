@@ -29,9 +29,15 @@
 //!
 //! ```sh
 //! cargo bench --bench lsp                  # a couple of minutes
-//! cargo bench --bench lsp -- edit tokens   # sections: edit tokens open 10mb rss room
+//! cargo bench --bench lsp -- edit tokens   # sections: edit tokens open 10mb framing rss room
 //! BOXLS_BIN=/path/to/old/boxls cargo bench --bench lsp -- rss   # another build's RSS
 //! ```
+//!
+//! `framing` prices what the framing layer in front of tower-lsp-server (`transport.rs`)
+//! adds to every message: the one extra JSON parse it makes of each body (the check
+//! that tower-lsp-server will be able to decode it), timed on the 10 MB document's
+//! `didOpen` and on a hover request, against what the server takes for the same
+//! messages in the same run (open → first diagnostics, a hover round trip).
 //!
 //! `rss` runs the release binary as a process of its own and prints its resident size
 //! once the 10 MB document is open, settled, and its tokens and a hover were asked.
@@ -120,6 +126,9 @@ async fn run() {
     }
     if wanted("10mb") {
         ten_megabytes().await;
+    }
+    if wanted("framing") {
+        framing().await;
     }
     if wanted("rss") {
         ten_megabytes_resident().await;
@@ -315,8 +324,7 @@ impl Toggler {
 /// A fresh server and client, its start-up configuration pulled (`boxls/settled`
 /// waits for that first), no document open.
 async fn ready_client() -> Client {
-    let (mut client, _) = Client::initialized(false).await;
-    client.settle(URI).await;
+    let (client, _) = Client::initialized(false).await;
     client
 }
 
@@ -679,6 +687,64 @@ async fn ten_megabytes() {
         &format!("edit, then semanticTokens/full/delta (median of {BIG_EDITS})"),
         delta,
     );
+}
+
+/// Exactly what tower-lsp-server decodes a message as, and what the framing layer
+/// parses each body as first (`transport.rs`'s `Message`).
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Message {
+    Response(tower_lsp_server::jsonrpc::Response),
+    Request(tower_lsp_server::jsonrpc::Request),
+}
+
+/// The median time of the framing layer's extra parse of `body`.
+fn extra_parse(body: &[u8], runs: usize) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let text = std::str::from_utf8(body).expect("UTF-8");
+            let parsed: Message = serde_json::from_str(text).expect("a JSON-RPC message");
+            std::hint::black_box(&parsed);
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// The framing layer's own parse of each message against the server's work on it.
+async fn framing() {
+    let document = Document::new(ten_megabytes_of_mazes());
+    println!("
+framing: the extra parse of each message; {}", document.describe());
+    let open = serde_json::to_vec(&json!({
+        "jsonrpc": "2.0",
+        "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": URI, "languageId": "box", "version": 1, "text": document.text } },
+    }))
+    .expect("JSON");
+    let edited = document.grids.len() / 2;
+    let on_box = hover_params(document.position(edited, document.grids[edited].boxed));
+    let hover = serde_json::to_vec(&json!({ "jsonrpc": "2.0", "id": 7, "method": HOVER, "params": on_box }))
+        .expect("JSON");
+    let mut client = ready_client().await;
+    let opened = Instant::now();
+    client.open(&document.text, 1).await;
+    client.diagnostics_for(1).await;
+    let first = opened.elapsed();
+    client.settle_version(1).await;
+    expect_answer(&mut client, HOVER, &on_box).await;
+    let [hovered] = medians(BIG_RUNS, async || [round_trip(&mut client, HOVER, &on_box).await]).await;
+    let (open_parse, hover_parse) = (extra_parse(&open, 9), extra_parse(&hover, 201));
+    let share = |part: Duration, whole: Duration| 100.0 * part.as_secs_f64() / whole.as_secs_f64();
+    figure("didOpen (10 MB): the extra parse (median of 9)", open_parse);
+    figure("didOpen (10 MB): open → first diagnostics", first);
+    println!("  {:<46} {:>9.1}%", "  the extra parse's share", share(open_parse, first));
+    figure("hover request: the extra parse (median of 201)", hover_parse);
+    figure(&format!("hover round trip (median of {BIG_RUNS})"), hovered);
+    println!("  {:<46} {:>9.1}%", "  the extra parse's share", share(hover_parse, hovered));
 }
 
 /// The resident size of a `boxls lsp` process (`BOXLS_BIN`, else this build's) holding
