@@ -67,6 +67,16 @@ pub struct ReplayError {
 /// Plays `moves` from `position`: a walk must not meet a wall or a box, a push must
 /// move a box onto a free cell.
 pub fn replay(position: &Position, moves: &[Move]) -> Result<Replayed, ReplayError> {
+    replay_with(position, moves, |_, _| {})
+}
+
+/// [`replay`], telling `visit` after each legal move where the player stands and,
+/// for a push, the box's cell before and after it (what the previews draw).
+pub fn replay_with(
+    position: &Position,
+    moves: &[Move],
+    mut visit: impl FnMut(usize, Option<(usize, usize)>),
+) -> Result<Replayed, ReplayError> {
     let mut boxes = vec![false; position.walls.len()];
     for &cell in &position.boxes {
         boxes[cell] = true;
@@ -96,8 +106,9 @@ pub fn replay(position: &Position, moves: &[Move]) -> Result<Replayed, ReplayErr
                 boxes[next] = false;
                 boxes[beyond] = true;
                 pushes += 1;
+                visit(next, Some((next, beyond)));
             }
-            (false, false) => {}
+            (false, false) => visit(next, None),
         }
         player = next;
     }
