@@ -384,7 +384,11 @@ mod tests {
         ends.sort_unstable();
         assert_eq!(ends, replay.goals);
         let unsolved = [LevelStatus::Solving];
-        assert_eq!(level_replay(&file, &unsolved, offset), None, "not solved yet");
+        assert_eq!(
+            level_replay(&file, &unsolved, offset),
+            None,
+            "not solved yet"
+        );
     }
 
     #[test]

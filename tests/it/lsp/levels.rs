@@ -822,9 +822,16 @@ fn play_lurd(rows: &[&str], lurd: &str) -> (Vec<usize>, Vec<(usize, usize, usize
             other => panic!("not LURD: {other}"),
         };
         let next = player.checked_add_signed(delta).expect("on the board");
-        assert_ne!(at(next / cols, next % cols), b'#', "move {k} walks into a wall");
+        assert_ne!(
+            at(next / cols, next % cols),
+            b'#',
+            "move {k} walks into a wall"
+        );
         if let Some(start) = boxes.remove(&next) {
-            assert!(m.is_ascii_uppercase(), "move {k} meets a box unwritten as a push");
+            assert!(
+                m.is_ascii_uppercase(),
+                "move {k} meets a box unwritten as a push"
+            );
             let beyond = next.checked_add_signed(delta).expect("on the board");
             assert!(at(beyond / cols, beyond % cols) != b'#' && !boxes.contains_key(&beyond));
             boxes.insert(beyond, start);
@@ -849,13 +856,19 @@ async fn a_solved_level_replays_as_deltas_that_end_with_every_box_on_a_goal() {
     client.settle(XSB).await;
     let doc = json!({ "uri": XSB });
     let replay = client
-        .request("boxls/replay", json!({ "textDocument": doc, "position": at(4, 2) }))
+        .request(
+            "boxls/replay",
+            json!({ "textDocument": doc, "position": at(4, 2) }),
+        )
         .await;
     assert_eq!(replay["format"], "sokoban");
     assert_eq!(replay["maze"], 1);
     assert_eq!(replay["title"], "Open room");
     assert_eq!(replay["version"], 1);
-    assert_eq!((replay["rows"].clone(), replay["cols"].clone()), (json!(5), json!(7)));
+    assert_eq!(
+        (replay["rows"].clone(), replay["cols"].clone()),
+        (json!(5), json!(7))
+    );
     assert_eq!(replay["cells"][1], "#T...T#");
     assert_eq!(replay["player"], json!([3, 1]));
     assert_eq!(replay["boxes"], json!([[2, 2], [2, 3]]));
@@ -864,7 +877,12 @@ async fn a_solved_level_replays_as_deltas_that_end_with_every_box_on_a_goal() {
     let cols = 7;
     let cell = |v: &Value| v[0].as_u64().unwrap() as usize * cols + v[1].as_u64().unwrap() as usize;
     // The deltas applied to the start: every box on a goal at the end.
-    let mut boxes: Vec<usize> = replay["boxes"].as_array().unwrap().iter().map(cell).collect();
+    let mut boxes: Vec<usize> = replay["boxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(cell)
+        .collect();
     let pushed: Vec<(usize, usize, usize)> = replay["pushed"]
         .as_array()
         .unwrap()
@@ -878,23 +896,44 @@ async fn a_solved_level_replays_as_deltas_that_end_with_every_box_on_a_goal() {
         boxes[i] = to;
     }
     boxes.sort_unstable();
-    let mut goals: Vec<usize> = replay["goals"].as_array().unwrap().iter().map(cell).collect();
+    let mut goals: Vec<usize> = replay["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(cell)
+        .collect();
     goals.sort_unstable();
     assert_eq!(boxes, goals);
     // And they agree with an independent replay of the move string on the text's board.
     let moves = replay["moves"].as_str().expect("moves");
     let rows: Vec<&str> = SOLVABLE_AND_NOT.lines().skip(2).take(5).collect();
     let (steps, pushes, _) = play_lurd(&rows, moves);
-    let sent: Vec<usize> = replay["steps"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap() as usize).collect();
+    let sent: Vec<usize> = replay["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap() as usize)
+        .collect();
     assert_eq!(sent, steps);
-    let starts: Vec<usize> = replay["boxes"].as_array().unwrap().iter().map(cell).collect();
-    let named: Vec<(usize, usize, usize)> = pushed.iter().map(|&(k, i, to)| (k, starts[i], to)).collect();
+    let starts: Vec<usize> = replay["boxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(cell)
+        .collect();
+    let named: Vec<(usize, usize, usize)> = pushed
+        .iter()
+        .map(|&(k, i, to)| (k, starts[i], to))
+        .collect();
     assert_eq!(named, pushes);
     assert_eq!(replay["pushes"], json!(pushes.len()));
     // Nothing to play on the unsolvable level, or between the levels.
     for position in [at(11, 2), at(8, 0)] {
         let answer = client
-            .request_raw("boxls/replay", json!({ "textDocument": doc, "position": position }))
+            .request_raw(
+                "boxls/replay",
+                json!({ "textDocument": doc, "position": position }),
+            )
             .await;
         assert_eq!(answer["result"], Value::Null, "{answer}");
     }
