@@ -73,6 +73,7 @@ const difficultyButton = byId<HTMLButtonElement>('difficulty');
 const difficultyLegend = byId<HTMLParagraphElement>('difficulty-legend');
 const difficultyRange = byId<HTMLSpanElement>('difficulty-range');
 const tip = byId<HTMLDivElement>('cell-tip');
+const trailName = byId<HTMLSpanElement>('trail-name');
 
 const painter = new BoardPainter(canvas);
 
@@ -188,6 +189,11 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   counter.style.minWidth = `${counterText(next, played, count()).length}ch`;
   const what = next.maze ? (next.format === 'sokoban' ? `Level ${next.maze}: ` : `Maze #${next.maze}: `) : '';
   canvas.setAttribute('aria-label', `${what}${next.rows} rows, ${next.cols} columns`);
+  // A level has many boxes: the view follows the player, the trail is all the boxes'.
+  const many = next.boxes.length > 1;
+  trailName.textContent = many ? "boxes' trail" : "box's trail";
+  followButton.title = many ? 'Follow the player (B)' : 'Follow the box (B)';
+  followButton.setAttribute('aria-label', many ? 'Follow the player' : 'Follow the box');
   canvas.dataset.rows = String(next.rows);
   canvas.dataset.cols = String(next.cols);
   painter.setBoard(next.rows, next.cols, next.cells, next.dead);
