@@ -787,10 +787,13 @@ async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning()
     assert_eq!(diagnostics, "", "no error or warning, no diagnostic at all");
 }
 
+/// A push: the move's index, the box's start cell, its new cell.
+type Push = (usize, usize, usize);
+
 /// Plays a LURD string on the rows of an XSB board, knowing nothing of the server: the
 /// player's cell after each move, and each push as (move, box's start cell, its new
 /// cell) — boxes named by where they started.
-fn play_lurd(rows: &[&str], lurd: &str) -> (Vec<usize>, Vec<(usize, usize, usize)>, Vec<usize>) {
+fn play_lurd(rows: &[&str], lurd: &str) -> (Vec<usize>, Vec<Push>) {
     let cols = rows.iter().map(|r| r.len()).max().unwrap_or(0);
     let at = |r: usize, c: usize| rows[r].as_bytes().get(c).copied().unwrap_or(b' ');
     let mut player = 0;
@@ -846,7 +849,7 @@ fn play_lurd(rows: &[&str], lurd: &str) -> (Vec<usize>, Vec<(usize, usize, usize
     ends.sort_unstable();
     goals.sort_unstable();
     assert_eq!(ends, goals, "the moves leave every box on a goal");
-    (steps, pushes, ends)
+    (steps, pushes)
 }
 
 #[tokio::test]
@@ -883,7 +886,7 @@ async fn a_solved_level_replays_as_deltas_that_end_with_every_box_on_a_goal() {
         .iter()
         .map(cell)
         .collect();
-    let pushed: Vec<(usize, usize, usize)> = replay["pushed"]
+    let pushed: Vec<Push> = replay["pushed"]
         .as_array()
         .unwrap()
         .iter()
@@ -907,7 +910,7 @@ async fn a_solved_level_replays_as_deltas_that_end_with_every_box_on_a_goal() {
     // And they agree with an independent replay of the move string on the text's board.
     let moves = replay["moves"].as_str().expect("moves");
     let rows: Vec<&str> = SOLVABLE_AND_NOT.lines().skip(2).take(5).collect();
-    let (steps, pushes, _) = play_lurd(&rows, moves);
+    let (steps, pushes) = play_lurd(&rows, moves);
     let sent: Vec<usize> = replay["steps"]
         .as_array()
         .unwrap()
@@ -921,7 +924,7 @@ async fn a_solved_level_replays_as_deltas_that_end_with_every_box_on_a_goal() {
         .iter()
         .map(cell)
         .collect();
-    let named: Vec<(usize, usize, usize)> = pushed
+    let named: Vec<Push> = pushed
         .iter()
         .map(|&(k, i, to)| (k, starts[i], to))
         .collect();
