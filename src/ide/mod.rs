@@ -33,7 +33,7 @@ pub use levels::{
     level_folding_ranges, level_hints, level_hover, level_solver_diagnostics, level_symbols,
     level_tokens, positions_to_solve, solve_level, LevelFile, LevelStatus,
 };
-pub use replay::{board_after, replay, Board, Frame, Replay};
+pub use replay::{board_after, level_replay, replay, Board, Frame, Replay};
 pub use state::{maze_state, maze_state_at, maze_states, MazeState, Recorded, StateKind};
 pub use status::{counts, summary, DeadSquares, MazeStatus};
 pub use symbols::{folding_ranges, symbols, Symbol};

@@ -1,27 +1,43 @@
-//! The solution played out: every frame of a maze's optimal solution (what the
-//! editors' previews draw, `boxls/replay`), and the board after move *k* of any move
+//! The solution played out: every frame of a maze's optimal solution and, for a maze
+//! or a Sokoban level alike, the start and one compact delta per move (what the
+//! editors' previews draw, `boxls/replay`); and the board after move *k* of any move
 //! string (the step-through hover).
 
+use super::levels::{dead_of, LevelFile, LevelStatus};
 use super::FileView;
+use crate::level::{self, parse_lurd, Cell};
 use crate::maze::Grid;
 use crate::solver::{self, Illegal};
 
-/// A maze's optimal solution, frame by frame, in 0-based (row, column) coordinates.
+/// A solution played out, in 0-based (row, column) coordinates and cell indices
+/// (`row * cols + col`). One shape for a `.box` maze (one box) and a level (many).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replay {
-    /// `Maze #k`.
+    /// `Maze #k`, or `Level k` of a Sokoban document.
     pub index: usize,
+    /// A level's title (a maze has none).
+    pub title: Option<String>,
     pub rows: usize,
     pub cols: usize,
-    /// The maze as rows of `# . S B T`.
+    /// The board as rows of `# . S B T` (a level's also `*` box on goal, `+` player on
+    /// goal, and a space outside its walls), every row `cols` long.
     pub cells: Vec<String>,
-    /// The optimal move string.
+    /// The move string: `n s e w` / `N S E W` for a maze, LURD for a level.
     pub moves: String,
     pub pushes: u64,
-    /// The start, then one frame per move.
+    /// One-box mazes only: the start, then one frame per move (empty for a level).
     pub frames: Vec<Frame>,
     /// Dead squares (empty when they are not known or not wanted).
     pub dead: Vec<(usize, usize)>,
+    /// Where the player and the boxes start, and the goals.
+    pub player: (usize, usize),
+    pub boxes: Vec<(usize, usize)>,
+    pub goals: Vec<(usize, usize)>,
+    /// The player's cell index after each move.
+    pub steps: Vec<usize>,
+    /// Each push: the move's index, the box's (an index into `boxes`), and the cell
+    /// index it is pushed to.
+    pub pushed: Vec<[usize; 3]>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,8 +70,18 @@ pub fn replay(file: &FileView, offset: usize) -> Option<Replay> {
             .collect(),
         _ => Vec::new(),
     };
+    let index = |(row, col): (usize, usize)| row * grid.cols + col;
+    let steps = frames.iter().skip(1).map(|f| index(f.player)).collect();
+    let pushed = frames
+        .windows(2)
+        .enumerate()
+        .filter(|(_, pair)| pair[0].boxed != pair[1].boxed)
+        .map(|(k, pair)| [k, 0, index(pair[1].boxed)])
+        .collect();
+    let start = frames.first().copied()?;
     Some(Replay {
         index: maze.index,
+        title: None,
         rows: grid.rows,
         cols: grid.cols,
         cells: grid.to_rows(),
@@ -63,7 +89,84 @@ pub fn replay(file: &FileView, offset: usize) -> Option<Replay> {
         pushes: solution.pushes,
         frames,
         dead,
+        player: start.player,
+        boxes: vec![start.boxed],
+        goals: vec![grid.coords(grid.target)],
+        steps,
+        pushed,
     })
+}
+
+/// The replay of the solved level at `offset` of a Sokoban document (`statuses`: one
+/// per level, what is known of its solve); `None` where there is none or it is not
+/// solved. The moves are played here, by the level model's own replay.
+pub fn level_replay(file: &LevelFile, statuses: &[LevelStatus], offset: usize) -> Option<Replay> {
+    let level = file.level_at(offset)?;
+    let at = file.levels().iter().position(|l| std::ptr::eq(l, level))?;
+    let status = statuses.get(at)?;
+    let LevelStatus::Solved { lurd, .. } = status else {
+        return None;
+    };
+    let board = &level.board;
+    let position = board.position()?;
+    let all = 0..lurd.len();
+    let moves = parse_lurd(lurd, std::slice::from_ref(&all)).ok()?;
+    let mut steps = Vec::with_capacity(moves.len());
+    let mut pushed = Vec::new();
+    let played = level::replay_with(&position, &moves, |player, push| {
+        if let Some((index, to)) = push {
+            pushed.push([steps.len(), index, to]);
+        }
+        steps.push(player);
+    });
+    // The solve was replayed before it was kept; if it did not replay now, showing
+    // nothing beats showing a wrong animation.
+    played.ok().filter(|replayed| replayed.solved)?;
+    let cols = board.width;
+    let coords = |cell: usize| board.coords(cell);
+    let dead = dead_of(level, file.options)
+        .map(|dead| {
+            (0..dead.len())
+                .filter(|&cell| dead[cell])
+                .map(coords)
+                .collect()
+        })
+        .unwrap_or_default();
+    let cells = board
+        .cells
+        .chunks(cols.max(1))
+        .map(|row| row.iter().map(|&cell| kind(cell)).collect())
+        .collect();
+    Some(Replay {
+        index: level.index,
+        title: level.title.as_ref().map(|title| title.text.clone()),
+        rows: board.height,
+        cols,
+        cells,
+        moves: lurd.to_string(),
+        pushes: pushed.len() as u64,
+        frames: Vec::new(),
+        dead,
+        player: coords(position.player),
+        boxes: position.boxes.iter().map(|&cell| coords(cell)).collect(),
+        goals: board.goals().into_iter().map(coords).collect(),
+        steps,
+        pushed,
+    })
+}
+
+/// A level's cell in the `.box` letters (and `*`, `+`, a space outside).
+fn kind(cell: Cell) -> char {
+    match cell {
+        Cell::Void => ' ',
+        Cell::Floor => '.',
+        Cell::Wall | Cell::Unknown => '#',
+        Cell::Goal => 'T',
+        Cell::Box => 'B',
+        Cell::BoxOnGoal => '*',
+        Cell::Player => 'S',
+        Cell::PlayerOnGoal => '+',
+    }
 }
 
 /// The board after the first `k` moves of a move string.
@@ -138,6 +241,7 @@ mod tests {
         expect![[r######"
             Replay {
                 index: 1,
+                title: None,
                 rows: 3,
                 cols: 5,
                 cells: [
@@ -185,6 +289,38 @@ mod tests {
                         1,
                     ),
                 ],
+                player: (
+                    1,
+                    1,
+                ),
+                boxes: [
+                    (
+                        1,
+                        2,
+                    ),
+                ],
+                goals: [
+                    (
+                        1,
+                        4,
+                    ),
+                ],
+                steps: [
+                    7,
+                    8,
+                ],
+                pushed: [
+                    [
+                        0,
+                        0,
+                        8,
+                    ],
+                    [
+                        1,
+                        0,
+                        9,
+                    ],
+                ],
             }
         "######]]
         .assert_debug_eq(&replay);
@@ -196,6 +332,50 @@ mod tests {
         let fixture = Fixture::solved(text);
         assert_eq!(replay(&fixture.view(), 0), None, "on the comment");
         assert_eq!(replay(&fixture.view(), 5), None, "unsolvable");
+    }
+
+    #[test]
+    fn a_solved_level_replays_as_compact_deltas() {
+        use crate::ide::levels::{positions_to_solve, solve_level};
+        use std::sync::atomic::AtomicBool;
+        let text = "Two boxes\n#######\n#.   .#\n# $$  #\n#@    #\n#######\n";
+        let checked = crate::level::check(text);
+        let file = LevelFile {
+            text,
+            checked: &checked,
+            options: super::super::Options::default(),
+        };
+        let never = AtomicBool::new(false);
+        let statuses: Vec<LevelStatus> = positions_to_solve(&file)
+            .iter()
+            .map(|position| {
+                let position = position.as_ref().expect("worth solving");
+                solve_level(position, std::time::Duration::from_secs(60), &never).expect("done")
+            })
+            .collect();
+        let offset = text.find("# $$").expect("a row");
+        let replay = level_replay(&file, &statuses, offset).expect("solved");
+        assert_eq!(replay.title.as_deref(), Some("Two boxes"));
+        assert_eq!(replay.cells[1], "#T...T#");
+        assert_eq!(replay.boxes, [(2, 2), (2, 3)]);
+        assert_eq!(replay.goals, [(1, 1), (1, 5)]);
+        assert_eq!(replay.steps.len(), replay.moves.len());
+        assert_eq!(replay.pushed.len() as u64, replay.pushes);
+        // The deltas applied: every box ends on a goal.
+        let cols = replay.cols;
+        let mut boxes: Vec<usize> = replay.boxes.iter().map(|&(r, c)| r * cols + c).collect();
+        for &[_, i, to] in &replay.pushed {
+            boxes[i] = to;
+        }
+        let mut ends: Vec<(usize, usize)> = boxes.iter().map(|b| (b / cols, b % cols)).collect();
+        ends.sort_unstable();
+        assert_eq!(ends, replay.goals);
+        let unsolved = [LevelStatus::Solving];
+        assert_eq!(
+            level_replay(&file, &unsolved, offset),
+            None,
+            "not solved yet"
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub use deadlock::{dead_squares, find_deadlocks, Deadlocks};
 pub use format::{format, format_edit, RunLength};
 pub use parse::{parse, Collection, Level, Meta, RecordedSolution, Title};
 pub use rle::{compress_row, expand_row};
-pub use solution::{frames, parse_lurd, replay, Frame, Move, ReplayError, Replayed};
+pub use solution::{frames, parse_lurd, replay, replay_with, Frame, Move, ReplayError, Replayed};
 
 /// Which reader a text is for: chosen by the file's extension or `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

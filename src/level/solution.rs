@@ -67,7 +67,7 @@ pub struct ReplayError {
 /// Plays `moves` from `position`: a walk must not meet a wall or a box, a push must
 /// move a box onto a free cell.
 pub fn replay(position: &Position, moves: &[Move]) -> Result<Replayed, ReplayError> {
-    play(position, moves, |_, _| {})
+    replay_with(position, moves, |_, _| {})
 }
 
 /// Where the player and each box stand: boxes in the order of [`Position::boxes`],
@@ -86,7 +86,7 @@ pub fn frames(position: &Position, moves: &[Move]) -> Result<Vec<Frame>, ReplayE
     };
     let mut frames = Vec::with_capacity(moves.len() + 1);
     frames.push(frame.clone());
-    play(position, moves, |player, pushed| {
+    replay_with(position, moves, |player, pushed| {
         frame.player = player;
         if let Some((index, to)) = pushed {
             frame.boxes[index] = to;
@@ -96,9 +96,10 @@ pub fn frames(position: &Position, moves: &[Move]) -> Result<Vec<Frame>, ReplayE
     Ok(frames)
 }
 
-/// The one set of rules: `moved(player, pushed)` after each legal move, `pushed` being
-/// the index of the box pushed (in [`Position::boxes`]) and the cell it went to.
-fn play(
+/// [`replay`], the one set of rules, telling `moved(player, pushed)` after each legal
+/// move where the player stands and, for a push, the index of the box pushed (in
+/// [`Position::boxes`]) and the cell it went to (what the previews and pictures draw).
+pub fn replay_with(
     position: &Position,
     moves: &[Move],
     mut moved: impl FnMut(usize, Option<(usize, usize)>),

@@ -128,10 +128,16 @@ pub struct ReplayParams {
 /// A (row, column) pair, 0-based within the maze.
 pub type Cell = [usize; 2];
 
+/// One shape for a `.box` maze and a Sokoban level (see [`ide::Replay`]): `start` and
+/// `frames` are the one-box view Neovim's player reads; `player`, `boxes`, `goals`,
+/// `steps` and `pushed` describe any number of boxes, and the VS Code preview reads those.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayResult {
+    /// `"box"` or `"sokoban"`: which kind of document the board is from.
+    pub format: &'static str,
     pub maze: usize,
+    pub title: Option<String>,
     pub version: i32,
     pub rows: usize,
     pub cols: usize,
@@ -141,6 +147,11 @@ pub struct ReplayResult {
     pub start: FrameInfo,
     pub frames: Vec<FrameInfo>,
     pub dead: Vec<Cell>,
+    pub player: Cell,
+    pub boxes: Vec<Cell>,
+    pub goals: Vec<Cell>,
+    pub steps: Vec<usize>,
+    pub pushed: Vec<[usize; 3]>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -202,25 +213,43 @@ fn maze_info(view: &View, state: MazeState) -> MazeInfo {
     }
 }
 
-/// The `boxls/replay` answer, `None` where there is no solved maze.
+/// The `boxls/replay` answer, `None` where there is no solved maze or level.
 pub fn replay(view: &View, position: Position, frames: bool) -> Option<ReplayResult> {
-    let replay = ide::replay(&view.file(), view.offset(position))?;
-    let start = replay.frames.first().copied()?;
+    let offset = view.offset(position);
+    let (format, replay) = match view.levels() {
+        Some(levels) => (
+            "sokoban",
+            ide::level_replay(&levels, &view.level_statuses, offset)?,
+        ),
+        None => ("box", ide::replay(&view.file(), offset)?),
+    };
+    let cell = |(r, c): (usize, usize)| [r, c];
+    let start = FrameInfo {
+        player: cell(replay.player),
+        boxed: cell(*replay.boxes.first()?),
+    };
     Some(ReplayResult {
+        format,
         maze: replay.index,
+        title: replay.title,
         version: view.version,
         rows: replay.rows,
         cols: replay.cols,
         cells: replay.cells,
         moves: replay.moves,
         pushes: replay.pushes,
-        start: start.into(),
+        start,
         frames: if frames {
             replay.frames.into_iter().map(FrameInfo::from).collect()
         } else {
             Vec::new()
         },
-        dead: replay.dead.into_iter().map(|(r, c)| [r, c]).collect(),
+        dead: replay.dead.into_iter().map(cell).collect(),
+        player: start.player,
+        boxes: replay.boxes.into_iter().map(cell).collect(),
+        goals: replay.goals.into_iter().map(cell).collect(),
+        steps: replay.steps,
+        pushed: replay.pushed,
     })
 }
 

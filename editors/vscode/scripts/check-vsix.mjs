@@ -105,12 +105,12 @@ for (const [key, [type, def]] of Object.entries(expected)) {
 }
 check(JSON.stringify(props['boxls.trace.server']?.enum) === '["off","messages","verbose"]', 'boxls.trace.server enum');
 
-// Commands; the preview's button in the editor title bar of .box files, and its files.
+// Commands; the preview's button in the editor title bar of .box and Sokoban files, and its files.
 check((c.commands ?? []).some((cmd) => cmd.command === 'boxls.restartServer'), 'command boxls.restartServer');
 check((c.commands ?? []).some((cmd) => cmd.command === 'boxls.showPreviewToSide' && cmd.icon), 'command boxls.showPreviewToSide with an icon');
 check(
-  (c.menus?.['editor/title'] ?? []).some((m) => m.command === 'boxls.showPreviewToSide' && m.group === 'navigation' && m.when === 'editorLangId == box'),
-  'the preview button is in the editor title bar of .box files',
+  (c.menus?.['editor/title'] ?? []).some((m) => m.command === 'boxls.showPreviewToSide' && m.group === 'navigation' && m.when === 'editorLangId == box || editorLangId == sokoban'),
+  'the preview button is in the editor title bar of .box and Sokoban files',
 );
 for (const f of ['dist/preview.js', 'media/preview.css']) check(file(f), `${f} is in the vsix`);
 

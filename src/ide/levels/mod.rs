@@ -63,7 +63,7 @@ pub fn cell_at(level: &Level, offset: usize) -> Option<usize> {
 
 /// The level's dead squares, when its board has one player to start from (and the
 /// editor shows them).
-fn dead_of(level: &Level, options: Options) -> Option<Vec<bool>> {
+pub(crate) fn dead_of(level: &Level, options: Options) -> Option<Vec<bool>> {
     if !options.dead_squares || !level.board.problems.is_empty() {
         return None;
     }

@@ -214,6 +214,25 @@ async fn the_readme_declares_exactly_what_the_server_answers() {
     conforms(&interfaces, "ReplayResult", &replay);
     conforms(&interfaces, "FrameInfo", &replay["start"]);
     conforms(&interfaces, "FrameInfo", &replay["frames"][0]);
+    // A Sokoban level's answer has the same fields.
+    let xsb = "file:///work/levels.xsb";
+    let level = "#######\n#.   .#\n# $$  #\n#@    #\n#######\n";
+    client
+        .notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": xsb, "languageId": "sokoban", "version": 1, "text": level } }),
+        )
+        .await;
+    client.settle(xsb).await;
+    let level_replay = client
+        .request(
+            "boxls/replay",
+            json!({ "textDocument": { "uri": xsb }, "position": { "line": 2, "character": 2 } }),
+        )
+        .await;
+    assert_eq!(level_replay["format"], "sokoban");
+    conforms(&interfaces, "ReplayResult", &level_replay);
+    conforms(&interfaces, "FrameInfo", &level_replay["start"]);
     let difficulty = client.request("boxls/difficulty", at(8, 3)).await;
     conforms(&interfaces, "DifficultyResult", &difficulty);
     let actions = client

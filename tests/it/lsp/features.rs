@@ -1,7 +1,7 @@
 //! Each feature driven as an editor would, checked against snapshots.
 
 use expect_test::expect;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::client::{action_edits, apply_edits, Client, URI};
 use super::{change, doc, edit, range, summarize, SAMPLE};
@@ -471,6 +471,20 @@ async fn replay_gives_every_frame_of_the_maze_at_the_cursor() {
         "{}",
         replay["dead"]
     );
+    // The same solution as deltas: the player's cell after each move, each push of
+    // the one box to its next cell — what the frames say.
+    let index = |cell: &Value| json!(cell[0].as_u64().unwrap() * 11 + cell[1].as_u64().unwrap());
+    let steps: Vec<Value> = frames[1..].iter().map(|f| index(&f["player"])).collect();
+    assert_eq!(replay["steps"], json!(steps));
+    let pushed: Vec<Value> = (0..28)
+        .filter(|&k| frames[k]["box"] != frames[k + 1]["box"])
+        .map(|k| json!([k, 0, index(&frames[k + 1]["box"])]))
+        .collect();
+    assert_eq!(replay["pushed"], json!(pushed));
+    assert_eq!(replay["player"], frames[0]["player"]);
+    assert_eq!(replay["boxes"], json!([frames[0]["box"]]));
+    assert_eq!(replay["goals"], json!([[1, 1]]));
+    assert_eq!(replay["format"], "box");
     // Maze #2 is unsolvable, and a position past the end is in no maze.
     assert_eq!(client.request("boxls/replay", at(3, 0)).await, json!(null));
     assert_eq!(client.request("boxls/replay", at(99, 0)).await, json!(null));

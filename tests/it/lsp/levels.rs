@@ -574,7 +574,8 @@ async fn box_only_requests_on_levels_answer_empty() {
         .await;
     assert_eq!(actions, json!([]));
     let at_box = json!({ "textDocument": doc, "position": on_a_box });
-    for method in ["boxls/maze", "boxls/replay", "boxls/difficulty"] {
+    // (`boxls/replay` answers for a solved level: see `a_solved_level_replays_…`.)
+    for method in ["boxls/maze", "boxls/difficulty"] {
         let answer = client.request_raw(method, at_box.clone()).await;
         assert_eq!(answer["result"], Value::Null, "{method}: {answer}");
     }
@@ -784,4 +785,159 @@ async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning()
     let (hints, diagnostics) = settled_solves(&mut client, XSB).await;
     assert_eq!(hints, ["0:9 unknown after 1 s"]);
     assert_eq!(diagnostics, "", "no error or warning, no diagnostic at all");
+}
+
+/// A push: the move's index, the box's start cell, its new cell.
+type Push = (usize, usize, usize);
+
+/// Plays a LURD string on the rows of an XSB board, knowing nothing of the server: the
+/// player's cell after each move, and each push as (move, box's start cell, its new
+/// cell) — boxes named by where they started.
+fn play_lurd(rows: &[&str], lurd: &str) -> (Vec<usize>, Vec<Push>) {
+    let cols = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+    let at = |r: usize, c: usize| rows[r].as_bytes().get(c).copied().unwrap_or(b' ');
+    let mut player = 0;
+    // box cell -> the cell it started on
+    let mut boxes = std::collections::BTreeMap::new();
+    let mut goals = Vec::new();
+    for r in 0..rows.len() {
+        for c in 0..cols {
+            let cell = r * cols + c;
+            match at(r, c) {
+                b'@' | b'+' => player = cell,
+                b'$' | b'*' => {
+                    boxes.insert(cell, cell);
+                }
+                _ => {}
+            }
+            if matches!(at(r, c), b'.' | b'*' | b'+') {
+                goals.push(cell);
+            }
+        }
+    }
+    let (mut steps, mut pushes) = (Vec::new(), Vec::new());
+    for (k, m) in lurd.chars().enumerate() {
+        let delta: isize = match m.to_ascii_lowercase() {
+            'u' => -(cols as isize),
+            'd' => cols as isize,
+            'l' => -1,
+            'r' => 1,
+            other => panic!("not LURD: {other}"),
+        };
+        let next = player.checked_add_signed(delta).expect("on the board");
+        assert_ne!(
+            at(next / cols, next % cols),
+            b'#',
+            "move {k} walks into a wall"
+        );
+        if let Some(start) = boxes.remove(&next) {
+            assert!(
+                m.is_ascii_uppercase(),
+                "move {k} meets a box unwritten as a push"
+            );
+            let beyond = next.checked_add_signed(delta).expect("on the board");
+            assert!(at(beyond / cols, beyond % cols) != b'#' && !boxes.contains_key(&beyond));
+            boxes.insert(beyond, start);
+            pushes.push((k, start, beyond));
+        } else {
+            assert!(m.is_ascii_lowercase(), "move {k} pushes nothing");
+        }
+        player = next;
+        steps.push(player);
+    }
+    let mut ends: Vec<usize> = boxes.keys().copied().collect();
+    ends.sort_unstable();
+    goals.sort_unstable();
+    assert_eq!(ends, goals, "the moves leave every box on a goal");
+    (steps, pushes)
+}
+
+#[tokio::test]
+async fn a_solved_level_replays_as_deltas_that_end_with_every_box_on_a_goal() {
+    let (mut client, _) = Client::initialized(false).await;
+    open(&mut client, XSB, "sokoban", SOLVABLE_AND_NOT, 1).await;
+    client.settle(XSB).await;
+    let doc = json!({ "uri": XSB });
+    let replay = client
+        .request(
+            "boxls/replay",
+            json!({ "textDocument": doc, "position": at(4, 2) }),
+        )
+        .await;
+    assert_eq!(replay["format"], "sokoban");
+    assert_eq!(replay["maze"], 1);
+    assert_eq!(replay["title"], "Open room");
+    assert_eq!(replay["version"], 1);
+    assert_eq!(
+        (replay["rows"].clone(), replay["cols"].clone()),
+        (json!(5), json!(7))
+    );
+    assert_eq!(replay["cells"][1], "#T...T#");
+    assert_eq!(replay["player"], json!([3, 1]));
+    assert_eq!(replay["boxes"], json!([[2, 2], [2, 3]]));
+    assert_eq!(replay["goals"], json!([[1, 1], [1, 5]]));
+    assert_eq!(replay["frames"], json!([]));
+    let cols = 7;
+    let cell = |v: &Value| v[0].as_u64().unwrap() as usize * cols + v[1].as_u64().unwrap() as usize;
+    // The deltas applied to the start: every box on a goal at the end.
+    let mut boxes: Vec<usize> = replay["boxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(cell)
+        .collect();
+    let pushed: Vec<Push> = replay["pushed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let n = |i: usize| p[i].as_u64().unwrap() as usize;
+            (n(0), n(1), n(2))
+        })
+        .collect();
+    for &(_, i, to) in &pushed {
+        boxes[i] = to;
+    }
+    boxes.sort_unstable();
+    let mut goals: Vec<usize> = replay["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(cell)
+        .collect();
+    goals.sort_unstable();
+    assert_eq!(boxes, goals);
+    // And they agree with an independent replay of the move string on the text's board.
+    let moves = replay["moves"].as_str().expect("moves");
+    let rows: Vec<&str> = SOLVABLE_AND_NOT.lines().skip(2).take(5).collect();
+    let (steps, pushes) = play_lurd(&rows, moves);
+    let sent: Vec<usize> = replay["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(sent, steps);
+    let starts: Vec<usize> = replay["boxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(cell)
+        .collect();
+    let named: Vec<Push> = pushed
+        .iter()
+        .map(|&(k, i, to)| (k, starts[i], to))
+        .collect();
+    assert_eq!(named, pushes);
+    assert_eq!(replay["pushes"], json!(pushes.len()));
+    // Nothing to play on the unsolvable level, or between the levels.
+    for position in [at(11, 2), at(8, 0)] {
+        let answer = client
+            .request_raw(
+                "boxls/replay",
+                json!({ "textDocument": doc, "position": position }),
+            )
+            .await;
+        assert_eq!(answer["result"], Value::Null, "{answer}");
+    }
 }

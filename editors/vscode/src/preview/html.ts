@@ -73,7 +73,7 @@ export function previewHtml(r: PageResources): string {
       <li><span class="swatch floor"></span>floor</li>
       <li><span class="swatch floor target"></span>target</li>
       <li><span class="swatch floor dead"></span>dead square</li>
-      <li><span class="swatch floor trail"></span>box's trail</li>
+      <li><span class="swatch floor trail"></span><span id="trail-name">box's trail</span></li>
       <li><span class="swatch floor box"></span>box</li>
       <li><span class="swatch floor player"></span>player</li>
     </ul>

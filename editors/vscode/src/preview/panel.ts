@@ -1,7 +1,8 @@
-// *Open Preview to the Side* for `.box` files: a webview beside the editor that shows
-// the maze at the cursor and plays its optimal solution (data from `boxls/replay`).
-// Like Markdown's preview it follows the active `.box` editor and its cursor, and
-// redraws as the text changes; an answer for an older version of the text is dropped.
+// *Open Preview to the Side* for `.box` and Sokoban (`.xsb`, `.sok`) files: a webview
+// beside the editor that shows the maze or level at the cursor and plays its solution
+// (data from `boxls/replay`: the server plays it, the page only indexes its deltas).
+// Like Markdown's preview it follows the active editor of either kind and its cursor,
+// and redraws as the text changes; an answer for an older version is dropped.
 // With the page's difficulty layer on, each board's map (`boxls/difficulty`) follows it.
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -43,6 +44,8 @@ class Preview implements vscode.Disposable {
   /** The page's difficulty layer is on; the board whose map it has (the `shown` key). */
   private difficulty = false;
   private mapKey: string | undefined;
+  /** The Sokoban document version (`uri#version`) the server last said was settled. */
+  private settled: string | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -51,12 +54,12 @@ class Preview implements vscode.Disposable {
   ) {
     this.listeners.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
-        if (editor && isBox(editor.document)) {
+        if (editor && previewable(editor.document)) {
           this.follow(editor.document.uri, editor.selection.active, 0);
         }
       }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
-        if (isBox(e.textEditor.document) && e.textEditor === vscode.window.activeTextEditor) {
+        if (previewable(e.textEditor.document) && e.textEditor === vscode.window.activeTextEditor) {
           this.follow(e.textEditor.document.uri, e.selections[0].active, 30);
         }
       }),
@@ -72,11 +75,11 @@ class Preview implements vscode.Disposable {
     const editor = vscode.window.activeTextEditor;
     if (uri && editor?.document.uri.toString() !== uri.toString()) {
       this.source = { uri, position: new vscode.Position(0, 0) };
-    } else if (editor && isBox(editor.document)) {
+    } else if (editor && previewable(editor.document)) {
       this.source = { uri: editor.document.uri, position: editor.selection.active };
     }
     if (!this.source) {
-      void vscode.window.showInformationMessage('boxls: open a .box file to preview its mazes.');
+      void vscode.window.showInformationMessage('boxls: open a .box or Sokoban (.xsb, .sok) file to preview its mazes or levels.');
       return;
     }
     if (this.panel) {
@@ -183,6 +186,10 @@ class Preview implements vscode.Disposable {
       textDocument: { uri: client.code2ProtocolConverter.asUri(document.uri) },
       position: client.code2ProtocolConverter.asPosition(source.position),
     };
+    if (document.languageId === 'sokoban') {
+      await this.refreshLevel(client, panel, seq, file, document, version, where);
+      return;
+    }
     let state: MazeState | null | string;
     try {
       state = parseMazeState(await client.sendRequest(MAZE_REQUEST, where));
@@ -252,6 +259,65 @@ class Preview implements vscode.Disposable {
     }
   }
 
+  /**
+   * A Sokoban document: the level at the cursor, straight from `boxls/replay` (null
+   * until it is solved — then once the server has settled this version, ask again —
+   * or when there is no solved level there). Levels have no difficulty map.
+   */
+  private async refreshLevel(
+    client: LanguageClient,
+    panel: vscode.WebviewPanel,
+    seq: number,
+    file: string,
+    document: vscode.TextDocument,
+    version: number,
+    where: { textDocument: { uri: string }; position: unknown },
+  ): Promise<void> {
+    let answer: unknown;
+    try {
+      answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false });
+    } catch (err) {
+      if (this.current(seq, document, version)) {
+        this.post(panel, seq, file, { text: `The server could not replay this level: ${errorText(err)}`, kind: 'error' });
+      }
+      return;
+    }
+    const answeredAt = Date.now();
+    if (!this.current(seq, document, version)) {
+      return;
+    }
+    const replay = parseReplay(answer);
+    if (typeof replay === 'string') {
+      this.log.error(`Preview: the server's ${REPLAY_REQUEST} answer is malformed: ${replay}`);
+      this.post(panel, seq, file, { text: `The server's answer is malformed: ${replay}.`, kind: 'error' });
+      return;
+    }
+    const settledKey = `${document.uri.toString()}#${version}`;
+    if (!replay || (replay.version !== undefined && replay.version !== version)) {
+      if (this.settled !== settledKey) {
+        // Perhaps still solving: look again once this version is settled.
+        this.post(panel, seq, file, { text: 'Solving the levels…', kind: 'info', status: 'solving' });
+        void this.whenSettled(client, where.textDocument, seq, settledKey);
+      } else {
+        this.post(panel, seq, file, {
+          text: 'Put the cursor in a solved level to see its solution played (the hint on its first row says what the solver found).',
+          kind: 'info',
+        });
+      }
+      return;
+    }
+    const name = replay.title ? `Level ${replay.maze} “${replay.title}”` : `Level ${replay.maze}`;
+    const title = `${file} — ${name} (${replay.rows}×${replay.cols})`;
+    const key = `${document.uri.toString()}#${version}#level${replay.maze}`;
+    if (this.shown?.key === key && this.shown.panel === panel) {
+      void panel.webview.postMessage({ type: 'keep', seq, title });
+      return;
+    }
+    this.shown = { key, panel };
+    this.mapKey = undefined;
+    void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
+  }
+
   /** With the layer on, sends the board's difficulty map once (per board shown). */
   private async sendDifficulty(client: LanguageClient, panel: vscode.WebviewPanel, board: Board): Promise<void> {
     if (!this.difficulty || this.mapKey === board.key) {
@@ -283,12 +349,15 @@ class Preview implements vscode.Disposable {
   }
 
   /** While a maze solves: once the server has settled this version, look again. */
-  private async whenSettled(client: LanguageClient, textDocument: { uri: string }, seq: number): Promise<void> {
+  private async whenSettled(client: LanguageClient, textDocument: { uri: string }, seq: number, settledKey?: string): Promise<void> {
     try {
       await client.sendRequest(SETTLED_REQUEST, { textDocument });
     } catch (err) {
       this.log.warn(`Preview: ${SETTLED_REQUEST}: ${errorText(err)}`);
       return;
+    }
+    if (settledKey) {
+      this.settled = settledKey;
     }
     if (seq === this.seq) {
       this.schedule(0);
@@ -314,8 +383,8 @@ interface Board {
   where: { textDocument: { uri: string }; position: unknown };
 }
 
-function isBox(document: vscode.TextDocument): boolean {
-  return document.languageId === 'box';
+function previewable(document: vscode.TextDocument): boolean {
+  return document.languageId === 'box' || document.languageId === 'sokoban';
 }
 
 function errorText(err: unknown): string {

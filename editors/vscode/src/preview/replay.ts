@@ -1,53 +1,66 @@
-// The `boxls/replay` answer and what the preview derives from it: the positions after
-// each move (replayed from the start, so big answers travel as a move string), which
-// moves are pushes, the counter's text, the box's trail. Shared by the extension and
-// the webview script, so it imports nothing (unit-tested under plain node).
+// The `boxls/replay` answer and what the preview derives from it. The server plays the
+// solution (a `.box` maze's or a Sokoban level's, one shape for both) and sends the
+// start and one compact delta per move: the player's cell after each move and, per
+// push, which box goes to which cell. Nothing here knows how a move is played: the
+// answer is checked (indices, bounds, no two pieces on a cell) and indexed. Shared by
+// the extension and the webview script, so it imports nothing (unit-tested under node).
 
 export type Cell = [number, number];
+/** One push: the move's index (0-based), the box's (into `boxes`), its new cell. */
+export type Push = [number, number, number];
 
-export interface Frame {
-  player: Cell;
-  box: Cell;
-}
-
-/** What the preview draws: the maze, its solution and where the pieces start. */
+/** What the preview draws: the board, its solution and where the pieces start. */
 export interface Replay {
+  /** The kind of document: a `.box` maze (one box) or a Sokoban level. */
+  format: 'box' | 'sokoban';
   rows: number;
   cols: number;
-  /** One string per row, cells from `# . S B T`. */
+  /** One string per row: `#` rock (a wall), ` ` outside a level, anything else floor. */
   cells: string[];
-  /** The optimal move string (`n s e w` walks, `N S E W` pushes). */
+  /** The solution as the server wrote it (`nsewNSEW` or LURD): shown, never played. */
   moves: string;
   pushes: number;
-  /** Where the player and the box stand before the first move. */
-  start: Frame;
+  /** Where the player and the boxes start, and the targets (goals). */
+  player: Cell;
+  boxes: Cell[];
+  goals: Cell[];
+  /** The player's cell (`r * cols + c`) after each move. */
+  steps: number[];
+  pushed: Push[];
   dead: Cell[];
-  /** `k` of `Maze #k`, when the server says. */
+  /** `k` of `Maze #k` / `Level k`, when the server says. */
   maze?: number;
+  /** A level's title, when it has one. */
+  title?: string;
   /** The document version the answer was computed for, when the server says. */
   version?: number;
 }
 
-/** Where the player and the box stand after each move, as `r * cols + c` (length M + 1). */
+/** The answer indexed for drawing (M moves, P pushes, B boxes). */
 export interface Track {
+  /** The player's cell after k moves (length M + 1). */
   player: Int32Array;
+  /** The push move k makes (an index into the pushes), or -1 for a walk (length M). */
+  pushOf: Int32Array;
+  /** Per push: its move, its box, the cell it leaves and the cell it enters (length P). */
+  moveOf: Int32Array;
   box: Int32Array;
+  from: Int32Array;
+  to: Int32Array;
+  /** Each box's start cell (length B). */
+  start: Int32Array;
+  /** Pushes among the first k moves (length M + 1). */
+  prefix: Int32Array;
 }
 
-const isCell = (v: unknown): v is Cell =>
-  Array.isArray(v) && v.length === 2 && v.every((x) => Number.isInteger(x) && x >= 0);
+const isInt = (v: unknown): v is number => Number.isInteger(v);
 
-const isFrame = (v: unknown): v is Frame => {
-  const f = v as Partial<Frame> | null;
-  return !!f && typeof f === 'object' && isCell(f.player) && isCell(f.box);
-};
+const isCell = (v: unknown): v is Cell => Array.isArray(v) && v.length === 2 && v.every((x) => isInt(x) && x >= 0);
 
 /**
  * Checks an answer from the server before anything draws it: a replay, `null`, or a
  * string saying what is wrong with it (never trusted blindly: the webview indexes with
- * it). The answer may carry every frame (`frames`) or none (`frames: []`, asked for
- * with `frames: false`) and the `start`; either way the moves are replayed here and
- * must be legal, and frames that are sent must agree with them.
+ * it). The deltas must be indexable too (see [`track`]).
  */
 export function parseReplay(v: unknown): Replay | null | string {
   if (v === null || v === undefined) {
@@ -57,101 +70,127 @@ export function parseReplay(v: unknown): Replay | null | string {
     return `expected an object, got ${typeof v}`;
   }
   const r = v as Record<string, unknown>;
-  const { rows, cols, cells, moves, pushes, frames, dead, maze, version } = r;
-  if (!Number.isInteger(rows) || !Number.isInteger(cols) || (rows as number) < 1 || (cols as number) < 1) {
+  const { rows, cols, cells, moves, pushes, dead, maze, version, title, player, boxes, goals, steps, pushed } = r;
+  if (!isInt(rows) || !isInt(cols) || rows < 1 || cols < 1) {
     return 'rows and cols must be positive integers';
   }
   if (!Array.isArray(cells) || cells.length !== rows || !cells.every((row) => typeof row === 'string' && row.length === cols)) {
     return `cells must be ${rows} strings of ${cols} cells`;
   }
-  const moveString = typeof moves === 'string' ? moves : undefined;
-  if (moveString === undefined || !/^[nsewNSEW]*$/.test(moveString)) {
+  if (typeof moves !== 'string') {
     return 'moves must be a move string';
   }
-  const sent = Array.isArray(frames) ? frames : [];
-  if (sent.length !== 0 && sent.length !== moveString.length + 1) {
-    return `frames must be empty or hold the start and one frame per move (${moveString.length + 1})`;
+  const inside = (c: unknown): c is Cell => isCell(c) && c[0] < rows && c[1] < cols;
+  if (!inside(player)) {
+    return 'the answer needs the player start, inside the board';
   }
-  const start = isFrame(r.start) ? r.start : sent[0];
-  if (!isFrame(start)) {
-    return 'the answer needs a start (player and box cells)';
+  if (!Array.isArray(boxes) || boxes.length === 0 || !boxes.every(inside)) {
+    return 'boxes must be a non-empty list of cells inside the board';
   }
-  const inside = (c: Cell) => c[0] < (rows as number) && c[1] < (cols as number);
-  if (!inside(start.player) || !inside(start.box)) {
-    return 'the start must be inside the maze';
+  if (!Array.isArray(goals) || !goals.every(inside)) {
+    return 'goals must be a list of cells inside the board';
   }
-  if (!Array.isArray(dead) || !dead.every((c) => isCell(c) && inside(c))) {
-    return 'dead must be a list of cells inside the maze';
+  if (!Array.isArray(dead) || !dead.every(inside)) {
+    return 'dead must be a list of cells inside the board';
   }
+  if (!Array.isArray(steps) || steps.length !== moves.length || !steps.every((s) => isInt(s) && s >= 0 && s < rows * cols)) {
+    return `steps must hold one cell index (below ${rows * cols}) per move (${moves.length})`;
+  }
+  if (!Array.isArray(pushed) || !pushed.every((p) => Array.isArray(p) && p.length === 3 && p.every((x) => isInt(x) && x >= 0))) {
+    return 'pushed must be a list of [move, box, cell] triples';
+  }
+  const copy = (c: Cell): Cell => [c[0], c[1]];
   const replay: Replay = {
-    rows: rows as number,
-    cols: cols as number,
+    format: r.format === 'sokoban' ? 'sokoban' : 'box',
+    rows,
+    cols,
     cells: cells as string[],
-    moves: moveString,
-    pushes: Number.isInteger(pushes) ? (pushes as number) : countPushes(moveString),
-    start: { player: [start.player[0], start.player[1]], box: [start.box[0], start.box[1]] },
+    moves,
+    pushes: isInt(pushes) ? pushes : pushed.length,
+    player: copy(player),
+    boxes: (boxes as Cell[]).map(copy),
+    goals: (goals as Cell[]).map(copy),
+    steps: steps as number[],
+    pushed: (pushed as Push[]).map((p) => [p[0], p[1], p[2]]),
     dead: dead as Cell[],
-    ...(Number.isInteger(maze) ? { maze: maze as number } : {}),
-    ...(Number.isInteger(version) ? { version: version as number } : {}),
+    ...(isInt(maze) ? { maze } : {}),
+    ...(typeof title === 'string' ? { title } : {}),
+    ...(isInt(version) ? { version } : {}),
   };
-  const played = track(replay);
-  if (typeof played === 'string') {
-    return played;
-  }
-  const at = (i: number) => [Math.floor(i / replay.cols), i % replay.cols];
-  for (let k = 0; k < sent.length; k++) {
-    const f = sent[k];
-    const [pr, pc] = at(played.player[k]);
-    const [br, bc] = at(played.box[k]);
-    if (!isFrame(f) || f.player[0] !== pr || f.player[1] !== pc || f.box[0] !== br || f.box[1] !== bc) {
-      return `frame ${k} disagrees with the moves`;
-    }
-  }
-  return replay;
+  const indexed = track(replay);
+  return typeof indexed === 'string' ? indexed : replay;
 }
 
-const STEPS: Record<string, [number, number]> = { n: [-1, 0], s: [1, 0], e: [0, 1], w: [0, -1] };
-
 /**
- * Plays the moves from the start: the player's and the box's cell after each move, or
- * a string naming the first move that is not legal (into rock, off the board, a walk
- * into the box, a push of nothing).
+ * Indexes the deltas: the player's cell after each move, and each push with the cell
+ * its box leaves. Or a string naming what cannot be drawn: a piece on rock or outside,
+ * two boxes on one cell, the player on a box, pushes out of order or of no box.
  */
 export function track(r: Replay): Track | string {
-  const n = r.moves.length;
+  const n = r.steps.length;
+  const count = r.rows * r.cols;
+  const rock = (cell: number) => {
+    const ch = r.cells[Math.floor(cell / r.cols)]?.[cell % r.cols];
+    return ch === undefined || ch === '#' || ch === ' ';
+  };
+  const cellOf = ([row, col]: Cell) => row * r.cols + col;
+  const occupied = new Int32Array(count).fill(-1);
+  const start = new Int32Array(r.boxes.length);
+  for (let i = 0; i < r.boxes.length; i++) {
+    const cell = cellOf(r.boxes[i]);
+    if (rock(cell) || occupied[cell] >= 0) {
+      return `box ${i + 1} must start on a free cell of its own`;
+    }
+    occupied[cell] = i;
+    start[i] = cell;
+  }
   const player = new Int32Array(n + 1);
-  const box = new Int32Array(n + 1);
-  let [pr, pc] = r.start.player;
-  let [br, bc] = r.start.box;
-  const free = (row: number, col: number) => row >= 0 && col >= 0 && row < r.rows && col < r.cols && r.cells[row][col] !== '#';
-  if (!free(pr, pc) || !free(br, bc) || (pr === br && pc === bc)) {
-    return 'the start must put the player and the box on two free cells';
+  player[0] = cellOf(r.player);
+  if (rock(player[0]) || occupied[player[0]] >= 0) {
+    return 'the player must start on a free cell without a box';
   }
-  player[0] = pr * r.cols + pc;
-  box[0] = br * r.cols + bc;
+  const p = r.pushed.length;
+  const pushOf = new Int32Array(n).fill(-1);
+  const moveOf = new Int32Array(p);
+  const box = new Int32Array(p);
+  const from = new Int32Array(p);
+  const to = new Int32Array(p);
+  const prefix = new Int32Array(n + 1);
+  const at = start.slice();
+  let next = 0;
   for (let k = 0; k < n; k++) {
-    const m = r.moves[k];
-    const [dr, dc] = STEPS[m.toLowerCase()];
-    const push = m !== m.toLowerCase();
-    pr += dr;
-    pc += dc;
-    if (!free(pr, pc)) {
-      return `move ${k + 1} (${m}) leaves the free cells`;
+    if (next < p && r.pushed[next][0] < k) {
+      return `push ${next + 1} names move ${r.pushed[next][0] + 1}: pushes must be in move order, one per move`;
     }
-    if (push !== (pr === br && pc === bc)) {
-      return `move ${k + 1} (${m}) ${push ? 'pushes no box' : 'walks into the box'}`;
-    }
-    if (push) {
-      br += dr;
-      bc += dc;
-      if (!free(br, bc)) {
-        return `move ${k + 1} (${m}) pushes the box off the free cells`;
+    if (next < p && r.pushed[next][0] === k) {
+      const [, i, cell] = r.pushed[next];
+      if (i >= r.boxes.length) {
+        return `push ${next + 1} moves box ${i + 1} of ${r.boxes.length}`;
       }
+      if (cell >= count || rock(cell) || occupied[cell] >= 0) {
+        return `push ${next + 1} (move ${k + 1}) puts box ${i + 1} off the free cells or onto another box`;
+      }
+      occupied[at[i]] = -1;
+      occupied[cell] = i;
+      moveOf[next] = k;
+      box[next] = i;
+      from[next] = at[i];
+      to[next] = cell;
+      at[i] = cell;
+      pushOf[k] = next;
+      next++;
     }
-    player[k + 1] = pr * r.cols + pc;
-    box[k + 1] = br * r.cols + bc;
+    const cell = r.steps[k];
+    if (rock(cell) || occupied[cell] >= 0) {
+      return `move ${k + 1} puts the player off the free cells or onto a box`;
+    }
+    player[k + 1] = cell;
+    prefix[k + 1] = next;
   }
-  return { player, box };
+  if (next < p) {
+    return `push ${next + 1} names move ${r.pushed[next][0] + 1}: pushes must be in move order, one per move, within the ${n} moves`;
+  }
+  return { player, pushOf, moveOf, box, from, to, start, prefix };
 }
 
 /** The speeds offered, in moves per second. */
@@ -162,34 +201,10 @@ export function defaultSpeed(moves: number): number {
   return SPEEDS.find((s) => s >= 4 && s * 60 >= moves) ?? SPEEDS[SPEEDS.length - 1];
 }
 
-export function countPushes(moves: string): number {
-  let n = 0;
-  for (let i = 0; i < moves.length; i++) {
-    if (isPush(moves, i)) {
-      n++;
-    }
-  }
-  return n;
-}
-
-const isPush = (moves: string, i: number) => {
-  const c = moves.charCodeAt(i);
-  return c >= 65 && c <= 90;
-};
-
-/** `pushesBefore[k]`: how many of the first k moves are pushes (length M + 1). */
-export function pushPrefix(moves: string): Int32Array {
-  const out = new Int32Array(moves.length + 1);
-  for (let i = 0; i < moves.length; i++) {
-    out[i + 1] = out[i] + (isPush(moves, i) ? 1 : 0);
-  }
-  return out;
-}
-
 /** The frame just after the first push made after frame k (k itself when none is left). */
-export function nextPush(moves: string, k: number): number {
-  for (let i = k; i < moves.length; i++) {
-    if (isPush(moves, i)) {
+export function nextPush(t: Track, k: number): number {
+  for (let i = k; i < t.pushOf.length; i++) {
+    if (t.pushOf[i] >= 0) {
       return i + 1;
     }
   }
@@ -197,9 +212,9 @@ export function nextPush(moves: string, k: number): number {
 }
 
 /** The frame just after the last push made before frame k - 1 (0 when there is none). */
-export function previousPush(moves: string, k: number): number {
-  for (let i = Math.min(k, moves.length) - 2; i >= 0; i--) {
-    if (isPush(moves, i)) {
+export function previousPush(t: Track, k: number): number {
+  for (let i = Math.min(k, t.pushOf.length) - 2; i >= 0; i--) {
+    if (t.pushOf[i] >= 0) {
       return i + 1;
     }
   }
@@ -207,21 +222,47 @@ export function previousPush(moves: string, k: number): number {
 }
 
 /** The counter beside the controls after move k: `push p of P · move k of M`. */
-export function counterText(replay: Replay, prefix: Int32Array, k: number): string {
-  return `push ${prefix[k]} of ${replay.pushes} · move ${k} of ${replay.moves.length}`;
+export function counterText(replay: Replay, t: Track, k: number): string {
+  return `push ${t.prefix[k]} of ${replay.pushes} · move ${k} of ${t.pushOf.length}`;
+}
+
+/** Where every box stands at the frame shown, moved push by push. */
+export class Boxes {
+  readonly at: Int32Array;
+  private applied = 0;
+
+  constructor(private readonly t: Track) {
+    this.at = t.start.slice();
+  }
+
+  /** Moves to frame k (the pushes of the first k moves made). */
+  seek(k: number): void {
+    const want = this.t.prefix[Math.max(0, Math.min(k, this.t.prefix.length - 1))];
+    while (this.applied < want) {
+      this.at[this.t.box[this.applied]] = this.t.to[this.applied];
+      this.applied++;
+    }
+    while (this.applied > want) {
+      this.applied--;
+      this.at[this.t.box[this.applied]] = this.t.from[this.applied];
+    }
+  }
 }
 
 /**
- * The box's trail (every cell it has stood on up to the frame shown), kept as a count
- * per cell so that moving one frame touches only the cell the box enters or leaves.
+ * The boxes' trail (every cell a box has stood on up to the frame shown), kept as a
+ * count per cell so that moving one frame touches only the cell a box enters.
  */
 export class Trail {
   private readonly counts: Int32Array;
   private shown = 0;
+  private applied = 0;
 
-  constructor(cellCount: number, private readonly boxes: Int32Array) {
+  constructor(cellCount: number, private readonly t: Track) {
     this.counts = new Int32Array(cellCount);
-    this.counts[boxes[0]] = 1;
+    for (const cell of t.start) {
+      this.counts[cell]++;
+    }
   }
 
   get frame(): number {
@@ -234,35 +275,42 @@ export class Trail {
 
   /** Moves to frame k, telling `changed` each cell that joins or leaves the trail. */
   seek(k: number, changed: (cell: number, onTrail: boolean) => void): void {
-    while (this.shown < k) {
-      this.shown++;
-      const cell = this.boxes[this.shown];
-      if (cell !== this.boxes[this.shown - 1] && this.counts[cell]++ === 0) {
-        changed(cell, true);
+    this.shown = Math.max(0, Math.min(k, this.t.prefix.length - 1));
+    const want = this.t.prefix[this.shown];
+    while (this.applied < want) {
+      if (this.counts[this.t.to[this.applied]]++ === 0) {
+        changed(this.t.to[this.applied], true);
       }
+      this.applied++;
     }
-    while (this.shown > k) {
-      const cell = this.boxes[this.shown];
-      if (cell !== this.boxes[this.shown - 1] && --this.counts[cell] === 0) {
-        changed(cell, false);
+    while (this.applied > want) {
+      this.applied--;
+      if (--this.counts[this.t.to[this.applied]] === 0) {
+        changed(this.t.to[this.applied], false);
       }
-      this.shown--;
     }
   }
 }
 
-/** Two replays show the same solution of the same maze (so the frame shown may stay). */
+const sameCells = (a: Cell[], b: Cell[]) => a.length === b.length && a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1]);
+
+/** Two replays show the same solution of the same board (so the frame shown may stay). */
 export function sameReplay(a: Replay | null, b: Replay | null): boolean {
   return (
     !!a &&
     !!b &&
+    a.format === b.format &&
     a.moves === b.moves &&
     a.rows === b.rows &&
     a.cols === b.cols &&
-    a.start.player.join() === b.start.player.join() &&
-    a.start.box.join() === b.start.box.join() &&
+    a.player.join() === b.player.join() &&
+    sameCells(a.boxes, b.boxes) &&
+    sameCells(a.goals, b.goals) &&
     a.cells.every((row, i) => row === b.cells[i]) &&
-    a.dead.length === b.dead.length &&
-    a.dead.every((c, i) => c[0] === b.dead[i][0] && c[1] === b.dead[i][1])
+    sameCells(a.dead, b.dead) &&
+    a.steps.length === b.steps.length &&
+    a.steps.every((s, i) => s === b.steps[i]) &&
+    a.pushed.length === b.pushed.length &&
+    a.pushed.every((p, i) => p[0] === b.pushed[i][0] && p[1] === b.pushed[i][1] && p[2] === b.pushed[i][2])
   );
 }

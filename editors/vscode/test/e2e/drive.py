@@ -9,6 +9,7 @@ the .vsix and the workspace; each step saves a screenshot in the output folder.
 --only-hints runs the hints and the log's choice only (the second, boxls.path run).
 """
 
+import json
 import re
 import subprocess
 import tempfile
@@ -209,11 +210,10 @@ def step_sokoban_level(wb: Workbench, boxls: str):
     wb.open_file(name)
     language = wb.page.locator(".statusbar-item", has_text="Sokoban level")
     wb.wait_for("the language mode Sokoban level in the status bar", lambda: language.count() > 0)
-    # The preview is for .box mazes: its title-bar button (step_preview clicks it on
-    # sample.box) is not offered on a level.
+    # The preview shows levels too: its title-bar button is offered (step_level_preview
+    # clicks it).
     preview = wb.page.locator(".editor-group-container.active .editor-actions .action-label[aria-label^='Open Preview to the Side']")
-    if preview.count():
-        raise Failure("the preview's button is offered on a Sokoban level")
+    wb.wait_for("the preview's button on a Sokoban level", lambda: preview.count() > 0)
     # The first box: the server's token (it read the document) on the grammar's scope.
     wb.go_to(line + 1, column)
     wb.command("Developer: Inspect Editor Tokens and Scopes")
@@ -435,6 +435,112 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     m1 = f"push 0 of {sum(ch.isupper() for ch in answers[0])} · move 0 of {len(answers[0])}"
     wb.wait_for(f"the preview to show maze 1 again ({m1})", lambda: preview_board(frame)["counter"] == m1)
     wb.ok("typing redraws the preview: unsolvable, broken, then the replay again", "preview-typing")
+
+
+def xsb_levels(text: str) -> list:
+    """Each level's board rows of an XSB text (maximal runs of lines starting with a
+    wall after optional spaces), with the 1-based line of its first row."""
+    levels, rows, first = [], [], 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if re.match(r"^ *#", line):
+            if not rows:
+                first = number
+            rows.append(line)
+        elif rows:
+            levels.append((first, rows))
+            rows = []
+    if rows:
+        levels.append((first, rows))
+    return levels
+
+
+def xsb_pieces(rows: list):
+    """The player, the boxes and the goals of an XSB board, as (row, col)."""
+    at = lambda chars: {(r, c) for r, row in enumerate(rows) for c, x in enumerate(row) if x in chars}
+    return next(iter(at("@+"))), at("$*"), at(".*+")
+
+
+def check_level_drawn(frame, rows: list, player, boxes: set, goals: set):
+    """Reads the canvas back: walls as rock, the boxes (a box on a goal with the goal's
+    ring inside it), the goals ringed, the player, the other floor as floor."""
+    colours = preview_canvas.palette(frame)
+    board = preview_board(frame)
+    everything = [(r, c) for r in range(board["rows"]) for c in range(board["cols"])]
+    drawn = dict(zip(everything, preview_canvas.cells(frame, everything)))
+    for (r, c), pixels in drawn.items():
+        ch = rows[r][c] if c < len(rows[r]) else " "
+        if (r, c) in boxes:
+            if not preview_canvas.near(pixels["centre"], colours["box"]):
+                raise Failure(f"a box should be drawn at {(r, c)}: {pixels['centre']}")
+            if (r, c) in goals and preview_canvas.share(pixels, colours["target"]) < 0.02:
+                raise Failure(f"the box at {(r, c)} is on a goal: its ring should show: {pixels}")
+        elif (r, c) == tuple(player):
+            if not preview_canvas.near(pixels["centre"], colours["player"]):
+                raise Failure(f"the player should be drawn at {player}: {pixels['centre']}")
+        elif (r, c) in goals:
+            if preview_canvas.share(pixels, colours["target"]) < 0.05:
+                raise Failure(f"the goal at {(r, c)} should be ringed: {pixels}")
+        elif ch == "#":
+            got = preview_canvas.kind_of(pixels, colours)
+            if got != "rock":
+                raise Failure(f"the wall at {(r, c)} should be drawn rock, is {got}: {pixels}")
+        elif preview_canvas.near(pixels["centre"], colours["box"]):
+            raise Failure(f"no box should be drawn at {(r, c)}")
+
+
+def step_level_preview(wb: Workbench, boxls: str):
+    """The preview on a Sokoban level (levels.xsb's Warehouse, two boxes): drawn as the
+    file says at the start; End shows the end, every box on a goal; Home then Play plays
+    the server's deltas to the same end; the cursor in the next level follows it."""
+    name = "levels.xsb"
+    text = (wb.workspace / name).read_text()
+    levels = xsb_levels(text)
+    (first, rows), (corridor_line, _) = levels[0], levels[1]
+    player, boxes, goals = xsb_pieces(rows)
+    solved = [json.loads(line) for line in subprocess.run([boxls, "solve", "--json", str(wb.workspace / name)], capture_output=True, text=True, check=True).stdout.splitlines()]
+    pushes, moves = solved[0]["pushes"], solved[0]["moves"]
+    wb.show_tab(name)
+    wb.go_to(first + 2, 3)
+    wb.page.locator(".editor-group-container.active .editor-actions .action-label[aria-label^='Open Preview to the Side']").first.click()
+    frame = wb.page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
+    start = f"push 0 of {pushes} · move 0 of {moves}"
+    board = wb.wait_for(
+        f"the preview to show Level 1 at {start!r}",
+        lambda: (b := preview_board(frame))["counter"] == start and "Level 1" in b["title"] and b["frame"] == 0 and b,
+    )
+    drawn_boxes = {tuple(map(int, cell.split(","))) for cell in frame.locator("#board").get_attribute("data-boxes").split(";")}
+    if drawn_boxes != boxes or (board["rows"], board["cols"]) != (len(rows), max(map(len, rows))) or tuple(board["player"]) != player:
+        raise Failure(f"the preview should start Level 1 as the file says (boxes {sorted(boxes)}, player {player}): {sorted(drawn_boxes)}, {board}")
+    check_level_drawn(frame, rows, player, boxes, goals)
+    wb.ok(f"the preview draws Level 1 (Warehouse) at the start: {len(boxes)} boxes where the file has them, {start}", "level-preview-start")
+
+    frame.locator("#board").click()
+    wb.page.keyboard.press("End")
+    end = f"push {pushes} of {pushes} · move {moves} of {moves}"
+    board = wb.wait_for(f"End to show {end!r}", lambda: (b := preview_board(frame))["counter"] == end and b["frame"] == moves and b)
+    canvas = frame.locator("#board")
+    final = {tuple(map(int, cell.split(","))) for cell in canvas.get_attribute("data-boxes").split(";")}
+    if final != goals or canvas.get_attribute("data-on-goals") != str(len(goals)):
+        raise Failure(f"at the end every box should be on a goal {sorted(goals)}: {sorted(final)}")
+    check_level_drawn(frame, rows, board["player"], final, goals)
+    wb.ok(f"End: {end}, every box drawn on a goal", "level-preview-end")
+
+    wb.page.keyboard.press("Home")
+    wb.wait_for(f"Home to show {start!r}", lambda: preview_board(frame)["counter"] == start)
+    frame.locator("#play").click()
+    wb.wait_for("the level's replay to be playing", lambda: preview_board(frame)["playing"] == "true")
+    board = wb.wait_for(f"play to reach {end!r}", lambda: (b := preview_board(frame))["counter"] == end and b["playing"] == "false" and b, 90)
+    played = {tuple(map(int, cell.split(","))) for cell in canvas.get_attribute("data-boxes").split(";")}
+    if played != goals:
+        raise Failure(f"play should end with every box on a goal {sorted(goals)}: {sorted(played)}")
+    check_level_drawn(frame, rows, board["player"], played, goals)
+    wb.ok(f"play runs the level's solution to the end: every box on a goal", "level-preview-played")
+
+    wb.show_tab(name)
+    wb.go_to(corridor_line + 1, 2)
+    want = f"push 0 of {solved[1]['pushes']} · move 0 of {solved[1]['moves']}"
+    wb.wait_for(f"the preview to follow to Level 2 ({want})", lambda: (b := preview_board(frame))["counter"] == want and "Level 2" in b["title"] and b)
+    wb.ok("the preview follows the cursor to Level 2 (Corridor)", "level-preview-follows")
 
 
 def box_here(boxls: str, rows: list) -> dict:
@@ -815,6 +921,7 @@ def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict, server: str, s
     step_preview(wb, root / "examples/sample.box", headers, hints, answers)
     text = step_make_hardest(wb)
     step_difficulty_layer(wb, text)
+    step_level_preview(wb, boxls)
 
 
 def cli_problems(boxls: str, file: Path) -> list:

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { contentSecurityPolicy, makeNonce, previewHtml } from '../../src/preview/html';
 import {
+  Boxes,
   Replay,
   SPEEDS,
   Trail,
@@ -10,101 +11,161 @@ import {
   nextPush,
   parseReplay,
   previousPush,
-  pushPrefix,
   sameReplay,
   track,
 } from '../../src/preview/replay';
 
-// Maze #1 of the sample: `SB....T`, solved by EEEEE.
+// Maze #1 of the sample: `SB....T`, solved by EEEEE (the server's deltas).
 const line: Replay = {
+  format: 'box',
   rows: 1,
   cols: 7,
   cells: ['SB....T'],
   moves: 'EEEEE',
   pushes: 5,
-  start: { player: [0, 0], box: [0, 1] },
+  player: [0, 0],
+  boxes: [[0, 1]],
+  goals: [[0, 6]],
+  steps: [1, 2, 3, 4, 5],
+  pushed: [
+    [0, 0, 2],
+    [1, 0, 3],
+    [2, 0, 4],
+    [3, 0, 5],
+    [4, 0, 6],
+  ],
   dead: [],
 };
-const lineFrames = [0, 1, 2, 3, 4, 5].map((k) => ({ player: [0, k], box: [0, k + 1] }));
 
-// A room where the player walks round the box and pushes it down, then left.
-const room: Replay = {
-  rows: 5,
-  cols: 5,
-  cells: ['#####', '#.S.#', '#.B.#', '#T..#', '#####'],
-  moves: 'SwsE',
+// A level of two boxes: push the left one left, walk right, push the right one right.
+const pair: Replay = {
+  format: 'sokoban',
+  rows: 1,
+  cols: 8,
+  cells: ['#TBS.BT#'],
+  moves: 'LrrR',
   pushes: 2,
-  start: { player: [1, 2], box: [2, 2] },
+  player: [0, 3],
+  boxes: [
+    [0, 2],
+    [0, 5],
+  ],
+  goals: [
+    [0, 1],
+    [0, 6],
+  ],
+  steps: [2, 3, 4, 5],
+  pushed: [
+    [0, 0, 1],
+    [3, 1, 6],
+  ],
   dead: [],
+  maze: 2,
+  title: 'Pair',
 };
 
-test('an answer with frames: false (start, no frames) parses and replays', () => {
-  const answer = { ...line, frames: [], maze: 1, version: 7 };
-  const parsed = parseReplay(JSON.parse(JSON.stringify(answer)));
-  assert.deepEqual(parsed, { ...line, maze: 1, version: 7 });
+const wire = (r: Replay, extra: Record<string, unknown> = {}) => JSON.parse(JSON.stringify({ ...r, start: { player: r.player, box: r.boxes[0] }, frames: [], ...extra }));
+
+test('an answer (a maze or a level) parses as the server sent it', () => {
+  assert.deepEqual(parseReplay(wire(line, { maze: 1, version: 7, title: null })), { ...line, maze: 1, version: 7 });
+  assert.deepEqual(parseReplay(wire(pair)), pair);
   assert.equal(parseReplay(null), null);
 });
 
-test('an answer with every frame (and no start) parses when the frames agree with the moves', () => {
-  const { start: _start, ...noStart } = line;
-  assert.deepEqual(parseReplay({ ...noStart, frames: lineFrames }), line);
-  const wrong = lineFrames.map((f, k) => (k === 3 ? { player: [0, 3], box: [0, 5] } : f));
-  assert.match(String(parseReplay({ ...line, frames: wrong })), /frame 3 disagrees with the moves/);
-});
-
 test('malformed answers are refused with a reason, never drawn', () => {
-  const bad = (patch: Record<string, unknown>) => parseReplay({ ...line, frames: [], ...patch });
+  const bad = (patch: Record<string, unknown>, r: Replay = pair) => parseReplay(wire(r, patch));
   assert.match(String(bad({ rows: 0 })), /rows and cols/);
-  assert.match(String(bad({ cells: ['SB...T'] })), /1 strings of 7 cells/);
-  assert.match(String(bad({ moves: 'EEXEE' })), /move string/);
-  assert.match(String(bad({ frames: lineFrames.slice(1) })), /one frame per move \(6\)/);
-  assert.match(String(bad({ start: undefined })), /needs a start/);
-  assert.match(String(bad({ start: { player: [0, 0], box: [0, 9] } })), /inside the maze/);
+  assert.match(String(bad({ cells: ['#TBS.BT'] })), /1 strings of 8 cells/);
+  assert.match(String(bad({ moves: 3 })), /move string/);
+  assert.match(String(bad({ player: [0, 9] })), /player start/);
+  assert.match(String(bad({ boxes: [] })), /boxes/);
+  assert.match(String(bad({ goals: [[2, 0]] })), /goals/);
   assert.match(String(bad({ dead: [[1, 0]] })), /dead/);
+  assert.match(String(bad({ steps: [2, 3, 4] })), /one cell index .* per move \(4\)/);
+  assert.match(String(bad({ steps: [2, 3, 4, 8] })), /below 8/);
+  assert.match(String(bad({ pushed: [[0, 0]] })), /triples/);
   assert.match(String(parseReplay('nope')), /expected an object/);
 });
 
-test('illegal moves are refused, naming the first', () => {
-  const bad = (patch: Partial<Replay>) => parseReplay({ ...room, frames: [], ...patch });
-  assert.match(String(bad({ moves: 'n' })), /move 1 \(n\) leaves the free cells/);
-  assert.match(String(bad({ moves: 's' })), /move 1 \(s\) walks into the box/);
-  assert.match(String(bad({ moves: 'eS' })), /move 2 \(S\) pushes no box/);
-  assert.match(String(bad({ moves: 'SS' })), /move 2 \(S\) pushes the box off the free cells/);
-  assert.match(String(bad({ start: { player: [2, 2], box: [2, 2] } })), /two free cells/);
+test('deltas that cannot be drawn are refused, naming the first', () => {
+  const bad = (patch: Partial<Replay>) => parseReplay(wire({ ...pair, ...patch }));
+  assert.match(String(bad({ boxes: [[0, 0]] })), /box 1 must start on a free cell/);
+  assert.match(String(bad({ boxes: [[0, 2], [0, 2]] })), /box 2 must start on a free cell of its own/);
+  assert.match(String(bad({ player: [0, 2] })), /player must start on a free cell without a box/);
+  assert.match(String(bad({ steps: [2, 3, 4, 7] })), /move 4 puts the player off the free cells/);
+  assert.match(String(bad({ pushed: [[0, 0, 1]] })), /move 4 puts the player .* onto a box/);
+  assert.match(String(bad({ pushed: [[0, 2, 1], [3, 1, 6]] })), /push 1 moves box 3 of 2/);
+  assert.match(String(bad({ pushed: [[0, 0, 5], [3, 1, 6]] })), /push 1 \(move 1\) puts box 1 .* onto another box/);
+  assert.match(String(bad({ pushed: [[0, 0, 1], [0, 1, 6]] })), /push 2 names move 1: pushes must be in move order/);
+  assert.match(String(bad({ pushed: [[0, 0, 1], [3, 1, 6], [9, 1, 7]] })), /within the 4 moves/);
 });
 
-test('the track holds the player and the box after each move', () => {
-  const t = track(room);
+test('the track indexes the player after each move and each push with the cell it leaves', () => {
+  const t = track(pair);
   assert.ok(typeof t === 'object');
-  const cell = (r: number, c: number) => r * 5 + c;
-  assert.deepEqual([...t.player], [cell(1, 2), cell(2, 2), cell(2, 1), cell(3, 1), cell(3, 2)]);
-  assert.deepEqual([...t.box], [cell(2, 2), cell(3, 2), cell(3, 2), cell(3, 2), cell(3, 3)]);
+  assert.deepEqual([...t.player], [3, 2, 3, 4, 5]);
+  assert.deepEqual([...t.pushOf], [0, -1, -1, 1]);
+  assert.deepEqual([...t.from], [2, 5]);
+  assert.deepEqual([...t.to], [1, 6]);
+  assert.deepEqual([...t.prefix], [0, 1, 1, 1, 2]);
+  const boxes = new Boxes(t);
+  boxes.seek(4);
+  assert.deepEqual([...boxes.at], [1, 6], 'every box on a goal at the end');
+  boxes.seek(1);
+  assert.deepEqual([...boxes.at], [1, 5]);
+  boxes.seek(0);
+  assert.deepEqual([...boxes.at], [2, 5]);
 });
 
 test('the counter counts pushes up to the move shown', () => {
-  const r: Replay = { ...line, moves: 'eeNwS', pushes: 2 };
-  const prefix = pushPrefix(r.moves);
-  assert.deepEqual([...prefix], [0, 0, 0, 1, 1, 2]);
-  assert.equal(counterText(r, prefix, 0), 'push 0 of 2 · move 0 of 5');
-  assert.equal(counterText(r, prefix, 3), 'push 1 of 2 · move 3 of 5');
-  assert.equal(counterText(r, prefix, 5), 'push 2 of 2 · move 5 of 5');
+  const t = track(pair);
+  assert.ok(typeof t === 'object');
+  assert.equal(counterText(pair, t, 0), 'push 0 of 2 · move 0 of 4');
+  assert.equal(counterText(pair, t, 1), 'push 1 of 2 · move 1 of 4');
+  assert.equal(counterText(pair, t, 4), 'push 2 of 2 · move 4 of 4');
 });
 
 test('skipping goes to just after the next (or previous) push', () => {
-  const moves = 'eeNwwSe';
-  assert.equal(nextPush(moves, 0), 3);
-  assert.equal(nextPush(moves, 3), 6);
-  assert.equal(nextPush(moves, 6), 6); // no push left: stay
-  assert.equal(previousPush(moves, 7), 6);
-  assert.equal(previousPush(moves, 6), 3);
-  assert.equal(previousPush(moves, 3), 0);
+  // eeNwwSe on a room: pushes are moves 3 and 6.
+  const t = track({
+    ...line,
+    rows: 3,
+    cols: 7,
+    cells: ['.......', '.......', '.......'],
+    moves: 'eeNwwSe',
+    player: [2, 0],
+    boxes: [[1, 2]],
+    steps: [15, 16, 9, 8, 7, 14, 15],
+    pushed: [
+      [2, 0, 2],
+      [5, 0, 1],
+    ],
+  });
+  assert.ok(typeof t === 'object', String(t));
+  assert.equal(nextPush(t, 0), 3);
+  assert.equal(nextPush(t, 3), 6);
+  assert.equal(nextPush(t, 6), 6); // no push left: stay
+  assert.equal(previousPush(t, 7), 6);
+  assert.equal(previousPush(t, 6), 3);
+  assert.equal(previousPush(t, 3), 0);
 });
 
-test('the trail, moved frame by frame or far, is every cell the box stood on up to the frame', () => {
-  // A box pushed right, back left over its own cells, and right again.
-  const boxes = Int32Array.from([1, 2, 3, 3, 2, 1, 1, 2, 3, 4]);
-  const naive = (k: number) => new Set([...boxes.slice(0, k + 1)]);
-  const trail = new Trail(7, boxes);
+test('the trail, moved frame by frame or far, is every cell a box stood on up to the frame', () => {
+  // A box pushed right, back left over its own cells, and right again (cols 7).
+  const cells = [1, 2, 3, 3, 2, 1, 1, 2, 3, 4];
+  const r: Replay = {
+    ...line,
+    cells: ['.......'],
+    moves: 'x'.repeat(cells.length - 1),
+    player: [0, 6],
+    boxes: [[0, 1]],
+    steps: cells.slice(1).map(() => 6),
+    pushed: cells.slice(1).flatMap((c, k) => (c !== cells[k] ? [[k, 0, c] as [number, number, number]] : [])),
+  };
+  const t = track(r);
+  assert.ok(typeof t === 'object', String(t));
+  const naive = (k: number) => new Set([...cells.slice(0, k + 1)]);
+  const trail = new Trail(7, t);
   const on = new Set([1]);
   const changes: number[] = [];
   for (const k of [3, 9, 0, 5, 4, 8, 9, 2, 0]) {
@@ -126,11 +187,22 @@ test('the trail, moved frame by frame or far, is every cell the box stood on up 
   assert.deepEqual(changes, [3]);
 });
 
-test('the same maze and solution is the same replay; another solution or board is not', () => {
+test('the trail of many boxes starts on every box', () => {
+  const t = track(pair);
+  assert.ok(typeof t === 'object');
+  const trail = new Trail(8, t);
+  assert.deepEqual([1, 2, 5, 6].map((c) => trail.has(c)), [false, true, true, false]);
+  trail.seek(4, () => undefined);
+  assert.deepEqual([1, 2, 5, 6].map((c) => trail.has(c)), [true, true, true, true]);
+});
+
+test('the same board and solution is the same replay; another solution or board is not', () => {
   assert.ok(sameReplay(line, { ...line }));
   assert.ok(!sameReplay(line, { ...line, cells: ['SB...#T'] }));
   assert.ok(!sameReplay(line, { ...line, moves: 'EEEEW' }));
   assert.ok(!sameReplay(line, { ...line, dead: [[0, 6]] }));
+  assert.ok(!sameReplay(pair, { ...pair, steps: [2, 3, 4, 4] }));
+  assert.ok(!sameReplay(pair, { ...pair, boxes: [[0, 2], [0, 4]] }));
   assert.ok(!sameReplay(null, line));
 });
 

@@ -32,8 +32,10 @@ export interface Palette {
 /** Where the pieces are, in cells (fractional while a move is under way). */
 export interface Pieces {
   player: [number, number];
-  box: [number, number];
-  target: [number, number];
+  boxes: [number, number][];
+  /** Per box: it stands on a target (drawn with the target's ring inside it). */
+  onGoal: boolean[];
+  targets: [number, number][];
 }
 
 /** Cells at least this many device pixels get grid lines and hatching. */
@@ -47,12 +49,14 @@ const HEAT_LEAST = 0.3;
 const ROCK = 0;
 const FLOOR = 1;
 const DEAD = 2;
+/** Outside a level's walls: the background. */
+const VOID = 3;
 
 export class BoardPainter {
   private readonly ctx: CanvasRenderingContext2D;
   private rows = 0;
   private cols = 0;
-  /** What each cell is (ROCK, FLOOR, DEAD), row-major. */
+  /** What each cell is (ROCK, FLOOR, DEAD, VOID), row-major. */
   private kinds = new Uint8Array(0);
   private trail = new Uint8Array(0);
   /** One pixel per cell. */
@@ -60,7 +64,7 @@ export class BoardPainter {
   private readonly imageCtx: CanvasRenderingContext2D;
   private pixels: ImageData | undefined;
   private words = new Uint32Array(0);
-  private colours = { rock: 0, floor: 0, dead: 0, trail: 0, unsolvable: 0 };
+  private colours = { background: 0, rock: 0, floor: 0, dead: 0, trail: 0, unsolvable: 0 };
   /** The floor's and the heat's RGB, mixed per cell by its shade. */
   private floorRgb = [0, 0, 0];
   private heatRgb = [0, 0, 0];
@@ -85,7 +89,8 @@ export class BoardPainter {
     for (let r = 0; r < rows; r++) {
       const row = cells[r];
       for (let c = 0; c < cols; c++) {
-        this.kinds[r * cols + c] = row.charCodeAt(c) === 35 /* # */ ? ROCK : FLOOR;
+        const ch = row.charCodeAt(c);
+        this.kinds[r * cols + c] = ch === 35 /* # */ ? ROCK : ch === 32 /* space */ ? VOID : FLOOR;
       }
     }
     for (const [r, c] of dead) {
@@ -115,6 +120,7 @@ export class BoardPainter {
     this.palette = palette;
     const under = palette.background;
     this.colours = {
+      background: word(under, under),
       rock: word(palette.rock, under),
       floor: word(palette.floor, under),
       dead: word(palette.deadFlat, under),
@@ -254,20 +260,34 @@ export class BoardPainter {
       }
     };
 
-    const [tx, ty] = centre(pieces.target);
+    const ring = Math.max(1, size / 10);
     ctx.beginPath();
-    ctx.arc(tx, ty, size * 0.32, 0, 2 * Math.PI);
+    for (const target of pieces.targets) {
+      const [tx, ty] = centre(target);
+      ctx.moveTo(tx + size * 0.32, ty);
+      ctx.arc(tx, ty, size * 0.32, 0, 2 * Math.PI);
+    }
     ctx.strokeStyle = p.target;
-    ctx.lineWidth = Math.max(1, size / 10);
+    ctx.lineWidth = ring;
     ctx.stroke();
 
-    const [bx, by] = centre(pieces.box);
     const half = size * 0.38;
-    ctx.beginPath();
-    roundedRect(ctx, bx - half, by - half, 2 * half, 2 * half, size * 0.1);
-    ctx.fillStyle = p.box;
-    ctx.fill();
-    outline(Math.max(1, size / 16));
+    for (let i = 0; i < pieces.boxes.length; i++) {
+      const [bx, by] = centre(pieces.boxes[i]);
+      ctx.beginPath();
+      roundedRect(ctx, bx - half, by - half, 2 * half, 2 * half, size * 0.1);
+      ctx.fillStyle = p.box;
+      ctx.fill();
+      outline(Math.max(1, size / 16));
+      if (pieces.onGoal[i]) {
+        // On a target: its ring inside the box (the box's colour stays in the middle).
+        ctx.beginPath();
+        ctx.arc(bx, by, size * 0.26, 0, 2 * Math.PI);
+        ctx.strokeStyle = p.target;
+        ctx.lineWidth = ring;
+        ctx.stroke();
+      }
+    }
 
     const [px, py] = centre(pieces.player);
     ctx.beginPath();
@@ -315,6 +335,9 @@ export class BoardPainter {
       return this.colours.trail;
     }
     const kind = this.kinds[i];
+    if (kind === VOID) {
+      return this.colours.background;
+    }
     return kind === ROCK ? this.colours.rock : kind === DEAD ? this.colours.dead : this.colours.floor;
   }
 }

@@ -1,7 +1,8 @@
 // The preview's page script (runs in the webview, bundled to dist/preview.js): draws
-// the board the extension posts on a canvas and plays the solution, replaying the move
-// string here (the server sends no frames). Messages from the extension:
-//   { type: 'replay', seq, title, replay, answeredAt }  a solved maze to show
+// the board the extension posts on a canvas and plays the solution from the server's
+// per-move deltas (the player's cell after each move, each push's box and cell: no
+// move is played here). Messages from the extension:
+//   { type: 'replay', seq, title, replay, answeredAt }  a solved maze or level to show
 //   { type: 'keep', seq, title }  the maze shown is still current: keep it
 //   { type: 'message', seq, title, text, kind }  no board: why (broken, unsolvable, …)
 //   { type: 'difficulty', map }  the board's difficulty map (`boxls/difficulty`), for
@@ -9,11 +10,11 @@
 // A message with a lower `seq` than the last one shown is stale and ignored. The page
 // tells the extension when the layer is switched on or off: { type: 'layer', difficulty }.
 //
-// What is drawn is also written on the canvas's data attributes (frame, player, box,
-// the view: device pixels per cell and the board's corner), so tests can find a cell's
-// pixels and read them.
+// What is drawn is also written on the canvas's data attributes (frame, player, box —
+// the first box — and boxes, goals, the view: device pixels per cell and the board's
+// corner), so tests can find a cell's pixels and read them.
 import { ICONS } from '../icons';
-import { Replay, SPEEDS, Track, Trail, counterText, defaultSpeed, nextPush, previousPush, pushPrefix, sameReplay, track } from '../replay';
+import { Boxes, Replay, SPEEDS, Track, Trail, counterText, defaultSpeed, nextPush, previousPush, sameReplay, track } from '../replay';
 import { Size, View, cellAt, clamp, fit, follow, pan, zoomAt, zoomStep } from '../view';
 import { BoardPainter, Palette } from './board';
 import { DifficultyMap, cellText, rangeText, shades } from '../difficulty';
@@ -72,16 +73,28 @@ const difficultyButton = byId<HTMLButtonElement>('difficulty');
 const difficultyLegend = byId<HTMLParagraphElement>('difficulty-legend');
 const difficultyRange = byId<HTMLSpanElement>('difficulty-range');
 const tip = byId<HTMLDivElement>('cell-tip');
+const trailName = byId<HTMLSpanElement>('trail-name');
 
 const painter = new BoardPainter(canvas);
 
 let lastSeq = -1;
 let replay: Replay | null = null;
-let moves: Track = { player: new Int32Array(1), box: new Int32Array(1) };
-let prefix: Int32Array = new Int32Array(1);
+let moves: Track = {
+  player: new Int32Array(1),
+  pushOf: new Int32Array(0),
+  moveOf: new Int32Array(0),
+  box: new Int32Array(0),
+  from: new Int32Array(0),
+  to: new Int32Array(0),
+  start: new Int32Array(1),
+  prefix: new Int32Array(1),
+};
+let boxes = new Boxes(moves);
 let trail: Trail | null = null;
 let frame = 0;
-let target: [number, number] = [0, 0];
+/** The targets (goals), and which cells are one. */
+let targets: [number, number][] = [];
+let goalAt = new Uint8Array(0);
 
 /** Moves per second; once the user picks one it is kept for every board. */
 let speed = 4;
@@ -158,26 +171,37 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   pause();
   replay = next;
   moves = played;
-  prefix = pushPrefix(next.moves);
-  trail = new Trail(next.rows * next.cols, played.box);
+  boxes = new Boxes(played);
+  trail = new Trail(next.rows * next.cols, played);
   frame = 0;
   fraction = 0;
-  const t = next.cells.findIndex((row) => row.includes('T'));
-  target = [Math.max(0, t), t >= 0 ? next.cells[t].indexOf('T') : 0];
+  targets = next.goals.map(([r, c]) => [r, c]);
+  goalAt = new Uint8Array(next.rows * next.cols);
+  for (const [r, c] of next.goals) {
+    goalAt[r * next.cols + c] = 1;
+  }
   if (!speedChosen) {
-    speed = defaultSpeed(next.moves.length);
+    speed = defaultSpeed(count());
     speedSelect.value = String(speed);
   }
-  scrub.max = String(next.moves.length);
+  scrub.max = String(count());
   // As wide as the counter ever gets, so the controls do not move while it counts.
-  counter.style.minWidth = `${counterText(next, prefix, next.moves.length).length}ch`;
-  canvas.setAttribute('aria-label', `${next.maze ? `Maze #${next.maze}: ` : ''}${next.rows} rows, ${next.cols} columns`);
+  counter.style.minWidth = `${counterText(next, played, count()).length}ch`;
+  const what = next.maze ? (next.format === 'sokoban' ? `Level ${next.maze}: ` : `Maze #${next.maze}: `) : '';
+  canvas.setAttribute('aria-label', `${what}${next.rows} rows, ${next.cols} columns`);
+  // A level has many boxes: the view follows the player, the trail is all the boxes'.
+  const many = next.boxes.length > 1;
+  trailName.textContent = many ? "boxes' trail" : "box's trail";
+  followButton.title = many ? 'Follow the player (B)' : 'Follow the box (B)';
+  followButton.setAttribute('aria-label', many ? 'Follow the player' : 'Follow the box');
   canvas.dataset.rows = String(next.rows);
   canvas.dataset.cols = String(next.cols);
   painter.setBoard(next.rows, next.cols, next.cells, next.dead);
   difficulty = null;
   showLayer();
-  painter.setTrail(played.box[0], true);
+  for (const cell of played.start) {
+    painter.setTrail(cell, true);
+  }
   measure();
   refit();
   drawnAt = answeredAt ?? -1;
@@ -189,26 +213,42 @@ function showFrame(k: number): void {
   if (!replay || !trail) {
     return;
   }
-  frame = Math.max(0, Math.min(k, replay.moves.length));
+  frame = Math.max(0, Math.min(k, count()));
+  boxes.seek(frame);
   trail.seek(frame, (cell, on) => painter.setTrail(cell, on));
-  const text = counterText(replay, prefix, frame);
+  const text = counterText(replay, moves, frame);
   scrub.value = String(frame);
   scrub.setAttribute('aria-valuetext', text);
   counter.textContent = text;
   back.disabled = frame === 0;
-  forward.disabled = frame === replay.moves.length;
-  skip.disabled = nextPush(replay.moves, frame) === frame;
+  forward.disabled = frame === count();
+  skip.disabled = nextPush(moves, frame) === frame;
   if (!playing) {
     describe();
   }
-  if (frame === replay.moves.length) {
+  if (frame === count()) {
     pause();
   }
   if (following) {
-    const b = moves.box[frame];
-    setView(follow(view, Math.floor(b / replay.cols), b % replay.cols, size, replay.rows, replay.cols), false);
+    const [fr, fc] = rc(focus());
+    setView(follow(view, fr, fc, size, replay.rows, replay.cols), false);
   }
   queueDraw();
+}
+
+/** How many moves the solution has. */
+const count = () => moves.pushOf.length;
+
+/** What the view follows: the box of a maze, the player of a level (many boxes). */
+const focus = () => (boxes.at.length === 1 ? boxes.at[0] : moves.player[frame]);
+
+/** How many boxes stand on a goal at the frame shown. */
+function onGoals(): number {
+  let n = 0;
+  for (const cell of boxes.at) {
+    n += goalAt[cell];
+  }
+  return n;
 }
 
 /** The accessible summary of the frame shown (not while playing: it would chatter). */
@@ -217,11 +257,18 @@ function describe(): void {
     return;
   }
   const [pr, pc] = rc(moves.player[frame]);
-  const [br, bc] = rc(moves.box[frame]);
   const move = frame > 0 ? replay.moves[frame - 1] : undefined;
+  const pushed = frame > 0 && moves.pushOf[frame - 1] >= 0;
+  let where: string;
+  if (boxes.at.length === 1) {
+    const [br, bc] = rc(boxes.at[0]);
+    where = `box at row ${br + 1}, column ${bc + 1}`;
+  } else {
+    where = `${onGoals()} of ${boxes.at.length} boxes on goals`;
+  }
   position.textContent =
-    `${counterText(replay, prefix, frame)}${move ? ` (${move >= 'A' && move <= 'Z' ? 'push' : 'walk'} ${move})` : ''}: ` +
-    `player at row ${pr + 1}, column ${pc + 1}; box at row ${br + 1}, column ${bc + 1}`;
+    `${counterText(replay, moves, frame)}${move ? ` (${pushed ? 'push' : 'walk'} ${move})` : ''}: ` +
+    `player at row ${pr + 1}, column ${pc + 1}; ${where}`;
 }
 
 const rc = (cell: number): [number, number] => (replay ? [Math.floor(cell / replay.cols), cell % replay.cols] : [0, 0]);
@@ -237,8 +284,8 @@ function onFrame(now: number): void {
   drawQueued = false;
   if (playing && replay) {
     const at = playing.from + ((now - playing.at) * speed) / 1000;
-    const k = Math.min(replay.moves.length, Math.floor(at));
-    fraction = k < replay.moves.length ? at - k : 0;
+    const k = Math.min(count(), Math.floor(at));
+    fraction = k < count() ? at - k : 0;
     if (k !== frame) {
       showFrame(k);
     }
@@ -261,14 +308,25 @@ function draw(): void {
     const [br, bc] = rc(b);
     return [ar + (br - ar) * fraction, ac + (bc - ac) * fraction];
   };
-  const next = Math.min(frame + 1, replay.moves.length);
+  const next = Math.min(frame + 1, count());
   const player = between(moves.player[frame], moves.player[next]);
-  const box = between(moves.box[frame], moves.box[next]);
-  painter.draw(view, size, { player, box, target }, dpr);
+  // The box the next move pushes is drawn part of the way too.
+  const push = frame < count() ? moves.pushOf[frame] : -1;
+  const drawn: [number, number][] = [];
+  const onGoal: boolean[] = [];
+  for (let i = 0; i < boxes.at.length; i++) {
+    const cell = boxes.at[i];
+    drawn.push(push >= 0 && moves.box[push] === i ? between(cell, moves.to[push]) : rc(cell));
+    onGoal.push(goalAt[cell] === 1);
+  }
+  painter.draw(view, size, { player, boxes: drawn, onGoal, targets }, dpr);
   const d = canvas.dataset;
   d.frame = String(frame);
   d.player = rc(moves.player[frame]).join(',');
-  d.box = rc(moves.box[frame]).join(',');
+  d.box = rc(boxes.at[0]).join(',');
+  d.boxes = [...boxes.at].map((cell) => rc(cell).join(',')).join(';');
+  d.goals = targets.map((t) => t.join(',')).join(';');
+  d.onGoals = String(onGoals());
   d.cell = String(view.cell);
   d.x = String(view.x);
   d.y = String(view.y);
@@ -377,10 +435,10 @@ function pause(): void {
 }
 
 function start(): void {
-  if (!replay || replay.moves.length === 0) {
+  if (!replay || count() === 0) {
     return;
   }
-  if (frame === replay.moves.length) {
+  if (frame === count()) {
     showFrame(0); // play again from the start
   }
   playing = { from: frame, at: performance.now() };
@@ -455,7 +513,7 @@ function zoom(direction: 1 | -1, px?: number, py?: number): void {
   }
   const cell = zoomStep(view.cell, direction);
   if (px === undefined || py === undefined) {
-    const [br, bc] = rc(moves.box[frame]);
+    const [br, bc] = rc(focus());
     [px, py] = following ? [view.x + (bc + 0.5) * view.cell, view.y + (br + 0.5) * view.cell] : [size.width / 2, size.height / 2];
   }
   setView(zoomAt(view, cell, px, py), true);
@@ -472,7 +530,7 @@ function setFollowing(on: boolean): void {
   following = on;
   followButton.setAttribute('aria-pressed', String(on));
   if (on && replay) {
-    const [br, bc] = rc(moves.box[frame]);
+    const [br, bc] = rc(focus());
     setView(follow(view, br, bc, size, replay.rows, replay.cols), true);
   }
 }
@@ -604,7 +662,7 @@ new MutationObserver(() => {
 play.addEventListener('click', toggle);
 back.addEventListener('click', () => step(frame - 1));
 forward.addEventListener('click', () => step(frame + 1));
-skip.addEventListener('click', () => replay && step(nextPush(replay.moves, frame)));
+skip.addEventListener('click', () => replay && step(nextPush(moves, frame)));
 scrub.addEventListener('input', () => step(Number(scrub.value)));
 speedSelect.addEventListener('change', () => setSpeed(Number(speedSelect.value)));
 zoomInButton.addEventListener('click', () => zoom(1));
@@ -635,11 +693,11 @@ document.addEventListener('keydown', (e) => {
   } else if (e.key === 'Home' && !onField) {
     step(0);
   } else if (e.key === 'End' && !onField) {
-    step(replay.moves.length);
+    step(count());
   } else if (e.key === ']' || (e.key === 'PageDown' && !onField)) {
-    step(nextPush(replay.moves, frame));
+    step(nextPush(moves, frame));
   } else if (e.key === '[' || (e.key === 'PageUp' && !onField)) {
-    step(previousPush(replay.moves, frame));
+    step(previousPush(moves, frame));
   } else if (e.key === '+' || e.key === '=') {
     zoom(1);
   } else if (e.key === '-' || e.key === '_') {
