@@ -70,6 +70,7 @@ fn level_kind(workers: usize) -> Kind<LevelKey, LevelStatus> {
 fn cost(key: &LevelKey, status: &LevelStatus) -> usize {
     let held = match status {
         LevelStatus::Failed(message) => message.len(),
+        LevelStatus::Solved { lurd, .. } => lurd.len(),
         _ => 0,
     };
     2 * key.walls.len() + 8 * key.boxes.len() + held + ENTRY_OVERHEAD

@@ -26,6 +26,8 @@ pub enum LevelStatus {
         moves: u32,
         /// Proved fewest pushes, then fewest moves.
         optimal: bool,
+        /// The move string (LURD, no counts), replayed to solved with these counts.
+        lurd: Arc<str>,
     },
     /// Proved: no sequence of moves solves it.
     Unsolvable,
@@ -132,6 +134,7 @@ fn checked(position: &Position, solution: &Solution) -> LevelStatus {
                 pushes: solution.pushes,
                 moves: solution.moves,
                 optimal: solution.optimal,
+                lurd: solution.lurd.as_str().into(),
             }
         }
         _ => LevelStatus::Failed("the solver's move string does not solve the level".into()),
@@ -148,7 +151,7 @@ pub fn level_hints(file: &LevelFile<'_>, statuses: &[LevelStatus]) -> Vec<(usize
         .collect()
 }
 
-fn first_row(level: &Level) -> Range<usize> {
+pub(super) fn first_row(level: &Level) -> Range<usize> {
     level
         .board
         .rows
@@ -157,7 +160,7 @@ fn first_row(level: &Level) -> Range<usize> {
         .unwrap_or(level.board_lines.clone())
 }
 
-fn hint(status: &LevelStatus) -> Option<String> {
+pub(super) fn hint(status: &LevelStatus) -> Option<String> {
     Some(match status {
         LevelStatus::Skipped => return None,
         LevelStatus::Solving => "solving…".to_string(),
@@ -165,6 +168,7 @@ fn hint(status: &LevelStatus) -> Option<String> {
             pushes,
             moves,
             optimal,
+            ..
         } => {
             let proved = if *optimal { " (optimal)" } else { "" };
             format!("{pushes} pushes · {moves} moves{proved}")
@@ -263,6 +267,7 @@ mod tests {
             pushes: 97,
             moves: 230,
             optimal: false,
+            lurd: "".into(),
         };
         assert_eq!(hint(&not_proved).as_deref(), Some("97 pushes · 230 moves"));
     }
