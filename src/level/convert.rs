@@ -303,7 +303,8 @@ mod tests {
             Solution: lRR
         "#]]
         .assert_eq(&maze_to_xsb(text, &parsed.mazes[1], false).unwrap_or_default());
-        let xsb = "Title: Many\n######\n#@$$..#\n#######\n\n; One\n\n#####\n#@$.#\n#####\nSolution: R\n";
+        let xsb =
+            "Title: Many\n######\n#@$$..#\n#######\n\n; One\n\n#####\n#@$.#\n#####\nSolution: R\n";
         let levels = parse(xsb).levels;
         assert_eq!(level_to_box(xsb, &levels[0]), None, "two boxes");
         expect![[r#"
