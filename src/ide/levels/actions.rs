@@ -504,6 +504,40 @@ mod tests {
     }
 
     #[test]
+    fn a_count_read_as_nothing_is_removed() {
+        check(
+            "#####\n#@$.#0‸$\n#####\n",
+            |_| vec![LevelStatus::Skipped],
+            expect![[r#"
+                QuickFix Remove the empty run (fixes bad-run-length):
+                #####
+                #@$.#
+                #####
+                ----
+                Rewrite Compress run-length rows:
+                5#
+                #@$.#0$
+                5#
+            "#]],
+        );
+        check(
+            "#####\n#@$.#\n#####1‸2\n",
+            |_| vec![LevelStatus::Skipped],
+            expect![[r#"
+                QuickFix Remove the count (fixes bad-run-length):
+                #####
+                #@$.#
+                #####
+                ----
+                Rewrite Compress run-length rows:
+                5#
+                #@$.#
+                #####12
+            "#]],
+        );
+    }
+
+    #[test]
     fn the_lens_says_whether_a_click_writes_the_solution() {
         let text = "######\n#@$ .#\n######\n\n######\n#@$ .#\n######\nSolution: RR\n\n#####\n#@$.#\n#####\n";
         let fixture = Fixture::new(text);
