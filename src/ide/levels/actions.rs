@@ -504,6 +504,41 @@ mod tests {
     }
 
     #[test]
+    fn a_solution_over_several_lines_is_replaced_whole() {
+        check(
+            "######\n#@$ .#\n######\nSolution:\nRl‸r\nR\n\nA note\n",
+            |text| vec![solved(text, 0, "RR")],
+            expect![[r#"
+                InsertSolution Insert solution:
+                ######
+                #@$ .#
+                ######
+                Solution: RR
+
+                A note
+                ----
+                Rewrite Compress run-length rows:
+                6#
+                #@$ .#
+                6#
+                Solution:
+                Rlr
+                R
+
+                A note
+                ----
+                InsertAll Insert all solutions:
+                ######
+                #@$ .#
+                ######
+                Solution: RR
+
+                A note
+            "#]],
+        );
+    }
+
+    #[test]
     fn a_count_read_as_nothing_is_removed() {
         check(
             "#####\n#@$.#0‸$\n#####\n",

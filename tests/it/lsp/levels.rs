@@ -1094,7 +1094,7 @@ async fn conversions_create_a_free_sibling_file_for_a_client_that_can() {
             pushes: level_pushes,
             ..
         }) => {
-            assert_eq!(Some(u64::from(level_pushes)), pushes.map(u64::from));
+            assert_eq!(Some(u64::from(level_pushes)), pushes);
         }
         other => panic!("{other:?}"),
     }
