@@ -181,11 +181,14 @@ fn run_length_expand_after_compress_is_the_identity_on_every_row() {
 #[test]
 fn expanding_or_compressing_one_level_keeps_every_level() {
     use boxls::ide::{level_actions, ActionKinds, LevelFile, LevelStatus, Options};
-    let rewrite = |text: &str, index: usize, title: &str| -> Option<String> {
-        let checked = check(text);
+    let rewrite = |text: &str,
+                   checked: &boxls::level::CheckedFile,
+                   index: usize,
+                   title: &str|
+     -> Option<String> {
         let file = LevelFile {
             text,
-            checked: &checked,
+            checked,
             options: Options::default(),
         };
         let statuses = vec![LevelStatus::Skipped; checked.collection.levels.len()];
@@ -213,8 +216,8 @@ fn expanding_or_compressing_one_level_keeps_every_level() {
             })
             .collect()
     };
-    let codes = |text: &str| -> Vec<&'static str> {
-        check(text)
+    let codes = |checked: &boxls::level::CheckedFile| -> Vec<&'static str> {
+        checked
             .diagnostics
             .iter()
             .map(|d| d.code.as_str())
@@ -223,23 +226,25 @@ fn expanding_or_compressing_one_level_keeps_every_level() {
     let (mut expanded, mut compressed) = (0, 0);
     for (name, count) in COLLECTIONS {
         let text = collection(name);
-        let before = (boards(&text), solutions(&text), codes(&text));
+        let checked = check(&text);
+        let before = (boards(&text), solutions(&text), codes(&checked));
         for index in 0..count {
-            let Some(small) = rewrite(&text, index, "Compress run-length rows") else {
+            let Some(small) = rewrite(&text, &checked, index, "Compress run-length rows") else {
                 continue;
             };
             compressed += 1;
             let context = format!("{name} level {}", index + 1);
+            let small_checked = check(&small);
             assert_eq!(
-                (boards(&small), solutions(&small), codes(&small)),
+                (boards(&small), solutions(&small), codes(&small_checked)),
                 before,
                 "{context}"
             );
-            let back = rewrite(&small, index, "Expand run-length rows")
+            let back = rewrite(&small, &small_checked, index, "Expand run-length rows")
                 .unwrap_or_else(|| panic!("{context}: a compressed level expands"));
             expanded += 1;
             assert_eq!(
-                (boards(&back), solutions(&back), codes(&back)),
+                (boards(&back), solutions(&back), codes(&check(&back))),
                 before,
                 "{context}"
             );
@@ -254,7 +259,10 @@ fn expanding_or_compressing_one_level_keeps_every_level() {
                 trimmed(&back) == trimmed(&text),
                 "{context}: expand after compress"
             );
-            assert_eq!(rewrite(&text, index, "Expand run-length rows"), None);
+            assert_eq!(
+                rewrite(&text, &checked, index, "Expand run-length rows"),
+                None
+            );
         }
     }
     assert_eq!(
