@@ -717,8 +717,11 @@ fn extra_parse(body: &[u8], runs: usize) -> Duration {
 /// The framing layer's own parse of each message against the server's work on it.
 async fn framing() {
     let document = Document::new(ten_megabytes_of_mazes());
-    println!("
-framing: the extra parse of each message; {}", document.describe());
+    println!(
+        "
+framing: the extra parse of each message; {}",
+        document.describe()
+    );
     let open = serde_json::to_vec(&json!({
         "jsonrpc": "2.0",
         "method": "textDocument/didOpen",
@@ -727,8 +730,10 @@ framing: the extra parse of each message; {}", document.describe());
     .expect("JSON");
     let edited = document.grids.len() / 2;
     let on_box = hover_params(document.position(edited, document.grids[edited].boxed));
-    let hover = serde_json::to_vec(&json!({ "jsonrpc": "2.0", "id": 7, "method": HOVER, "params": on_box }))
-        .expect("JSON");
+    let hover = serde_json::to_vec(
+        &json!({ "jsonrpc": "2.0", "id": 7, "method": HOVER, "params": on_box }),
+    )
+    .expect("JSON");
     let mut client = ready_client().await;
     let opened = Instant::now();
     client.open(&document.text, 1).await;
@@ -736,15 +741,29 @@ framing: the extra parse of each message; {}", document.describe());
     let first = opened.elapsed();
     client.settle_version(1).await;
     expect_answer(&mut client, HOVER, &on_box).await;
-    let [hovered] = medians(BIG_RUNS, async || [round_trip(&mut client, HOVER, &on_box).await]).await;
+    let [hovered] = medians(BIG_RUNS, async || {
+        [round_trip(&mut client, HOVER, &on_box).await]
+    })
+    .await;
     let (open_parse, hover_parse) = (extra_parse(&open, 9), extra_parse(&hover, 201));
     let share = |part: Duration, whole: Duration| 100.0 * part.as_secs_f64() / whole.as_secs_f64();
     figure("didOpen (10 MB): the extra parse (median of 9)", open_parse);
     figure("didOpen (10 MB): open → first diagnostics", first);
-    println!("  {:<46} {:>9.1}%", "  the extra parse's share", share(open_parse, first));
-    figure("hover request: the extra parse (median of 201)", hover_parse);
+    println!(
+        "  {:<46} {:>9.1}%",
+        "  the extra parse's share",
+        share(open_parse, first)
+    );
+    figure(
+        "hover request: the extra parse (median of 201)",
+        hover_parse,
+    );
     figure(&format!("hover round trip (median of {BIG_RUNS})"), hovered);
-    println!("  {:<46} {:>9.1}%", "  the extra parse's share", share(hover_parse, hovered));
+    println!(
+        "  {:<46} {:>9.1}%",
+        "  the extra parse's share",
+        share(hover_parse, hovered)
+    );
 }
 
 /// The resident size of a `boxls lsp` process (`BOXLS_BIN`, else this build's) holding

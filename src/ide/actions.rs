@@ -18,6 +18,8 @@ pub enum ActionKind {
     InsertSolution,
     /// `source.boxls.insertAllSolutions`: every maze's.
     InsertAll,
+    /// `refactor.rewrite`: another rewrite of the text (a level's run-length rows).
+    Rewrite,
 }
 
 /// Which kinds the client asked for.

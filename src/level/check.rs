@@ -102,13 +102,16 @@ fn row_problem(problem: &RowProblem) -> Diagnostic {
                 c.escape_debug()
             ),
         ),
+        // Both are read as nothing: removing them keeps the board as it reads.
         RowProblem::StrayCount(range) => Diagnostic::new(
             Code::BadRunLength,
             range.clone(),
             "a count with no cell after it (`4#` is four walls)",
-        ),
+        )
+        .with_fix(Fix::replace("Remove the count", range.clone(), "")),
         RowProblem::ZeroCount(range) => {
             Diagnostic::new(Code::BadRunLength, range.clone(), "a run of 0 cells")
+                .with_fix(Fix::replace("Remove the empty run", range.clone(), ""))
         }
         RowProblem::TooLong(range) => Diagnostic::new(
             Code::BadRunLength,
@@ -417,8 +420,8 @@ mod tests {
             "#####\n#@$x.#\n#0 3\n#####\n",
             expect![[r#"
                 unknown-character 2:4-2:5 `x`: `x` is not a cell: # wall, @ player, + player on goal, $ box, * box on goal, . goal, space - _ floor
-                bad-run-length 3:2-3:4 `0 `: a run of 0 cells
-                bad-run-length 3:4-3:5 `3`: a count with no cell after it (`4#` is four walls)"#]],
+                bad-run-length 3:2-3:4 `0 `: a run of 0 cells [Remove the empty run: ]
+                bad-run-length 3:4-3:5 `3`: a count with no cell after it (`4#` is four walls) [Remove the count: ]"#]],
         );
     }
 

@@ -40,23 +40,35 @@ pub fn box_to_xsb(text: &str, run_length: bool) -> Result<String, Vec<ConvertErr
     }
     let mut out = String::new();
     for maze in &parsed.mazes {
-        let Some(grid) = &maze.grid else { continue };
+        let Some(level) = maze_to_xsb(text, maze, run_length) else {
+            continue;
+        };
         if !out.is_empty() {
             out.push('\n');
         }
-        let _ = writeln!(out, "; {}\n", maze.index);
-        for row in xsb_rows(grid) {
-            let row = if run_length { compress_row(&row) } else { row };
-            let _ = writeln!(out, "{row}");
-        }
-        if let Some(line) = &maze.solution {
-            let lurd: String = text[line.moves.clone()].chars().map(box_to_lurd).collect();
-            if !lurd.is_empty() {
-                let _ = writeln!(out, "Solution: {lurd}");
-            }
-        }
+        out.push_str(&level);
     }
     Ok(out)
+}
+
+/// One maze of a `.box` text as an XSB level (`; k`, a blank line, the board, its
+/// recorded solution as `Solution:`); `None` when it has no playable grid.
+pub fn maze_to_xsb(text: &str, maze: &maze::Maze, run_length: bool) -> Option<String> {
+    let grid = maze.grid.as_ref()?;
+    let mut out = String::new();
+    let _ = writeln!(out, "; {}\n", maze.index);
+    for row in xsb_rows(grid) {
+        let row = if run_length { compress_row(&row) } else { row };
+        let _ = writeln!(out, "{row}");
+    }
+    if let Some(line) = &maze.solution {
+        let moves = text.get(line.moves.clone()).unwrap_or("");
+        let lurd: String = moves.chars().map(box_to_lurd).collect();
+        if !lurd.is_empty() {
+            let _ = writeln!(out, "Solution: {lurd}");
+        }
+    }
+    Some(out)
 }
 
 fn maze_at(mazes: &[maze::Maze], offset: usize) -> usize {
@@ -190,6 +202,15 @@ pub fn xsb_to_box(text: &str) -> Result<String, Vec<ConvertError>> {
     Ok(out)
 }
 
+/// One level of an XSB text as a `.box` file (its title as a comment, the maze, the
+/// first recorded solution that replays, `0 0`): what [`xsb_to_box`] writes for a
+/// text of that level alone; `None` when that level cannot be a `.box` maze.
+pub fn level_to_box(text: &str, level: &super::parse::Level) -> Option<String> {
+    let alone = text.get(level.extent.clone())?;
+    let converted = xsb_to_box(alone).ok()?;
+    (converted != "0 0\n").then_some(converted)
+}
+
 /// Rows of `# . S B T`; what the player can never reach is rock.
 fn box_rows(position: &Position) -> Vec<String> {
     let no_boxes = vec![false; position.walls.len()];
@@ -267,6 +288,35 @@ mod tests {
             box_to_xsb("1 7\nSB....T\n0 0\n", true).unwrap(),
             "; 1\n\n9#\n#@$4 .#\n9#\n"
         );
+    }
+
+    #[test]
+    fn one_maze_or_one_level_alone() {
+        let text = "1 3\nSBT\n1 4\nS.BT\n; solution: wEE\n0 0\n";
+        let parsed = maze::parse(text);
+        expect![[r#"
+            ; 2
+
+            ######
+            #@ $.#
+            ######
+            Solution: lRR
+        "#]]
+        .assert_eq(&maze_to_xsb(text, &parsed.mazes[1], false).unwrap_or_default());
+        let xsb =
+            "Title: Many\n######\n#@$$..#\n#######\n\n; One\n\n#####\n#@$.#\n#####\nSolution: R\n";
+        let levels = parse(xsb).levels;
+        assert_eq!(level_to_box(xsb, &levels[0]), None, "two boxes");
+        expect![[r#"
+            ; One
+            3 5
+            #####
+            #SBT#
+            #####
+            ; solution: E
+            0 0
+        "#]]
+        .assert_eq(&level_to_box(xsb, &levels[1]).unwrap_or_default());
     }
 
     #[test]

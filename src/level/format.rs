@@ -4,9 +4,9 @@
 //! kept, expanded or compressed. The file's first line break is used throughout.
 //! Formatting never changes what the file reads as, and twice is once.
 
-use super::parse::{board_rows, lines_of, parse, Kind};
+use super::parse::{board_rows, lines_of, parse, Kind, Level};
 use super::rle::{compress_row, decode_row, expand_row};
-use crate::maze::{first_line_break, whole_lines_edit, TextEdit};
+use crate::maze::{first_line_break, line_spans, whole_lines_edit, TextEdit};
 
 /// What the formatter does with run-length rows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -80,6 +80,32 @@ fn rewrite_row(row: &str, run_length: RunLength) -> String {
     }
 }
 
+/// The edit that writes one level's board rows expanded or compressed, one row per
+/// line (as [`format`] does for the whole file); `None` when every row is written that
+/// way already, or for [`RunLength::Keep`]. A row with a problem stays as written.
+pub fn board_edit(text: &str, level: &Level, run_length: RunLength) -> Option<TextEdit> {
+    if run_length == RunLength::Keep {
+        return None;
+    }
+    let lines = level.board_lines.clone();
+    let mut rows = Vec::new();
+    let mut changed = false;
+    for line in line_spans(&text[..lines.end], lines.start) {
+        let written = board_rows(text, line.content.clone());
+        // `|` between rows becomes a line break.
+        changed |= written.len() > 1;
+        for row in written {
+            let rewritten = rewrite_row(&text[row.clone()], run_length);
+            changed |= rewritten != text[row];
+            rows.push(rewritten);
+        }
+    }
+    changed.then(|| TextEdit {
+        range: lines,
+        new_text: rows.join(first_line_break(text)),
+    })
+}
+
 /// The one edit, covering whole lines, that turns `text` into its formatted text;
 /// `None` when it is formatted already.
 pub fn format_edit(text: &str, run_length: RunLength) -> Option<TextEdit> {
@@ -136,6 +162,39 @@ mod tests {
             "####\n#@$.#|4#\n  5#\n  #@*#\n",
             RunLength::Compress,
         ));
+    }
+
+    #[test]
+    fn one_levels_board_expanded_or_compressed() {
+        let text = "; 1\n\n4#|#@$.#\n4#\nSolution: R\n\n; 2\n\n####\n#@*#\n####\n";
+        let levels = parse(text).levels;
+        let shown = |level: usize, mode| {
+            board_edit(text, &levels[level], mode).map(|edit| {
+                let mut edited = text.to_string();
+                edited.replace_range(edit.range, &edit.new_text);
+                edited
+            })
+        };
+        expect![[r#"
+            Some(
+                "; 1\n\n####\n#@$.#\n####\nSolution: R\n\n; 2\n\n####\n#@*#\n####\n",
+            )
+        "#]]
+        .assert_debug_eq(&shown(0, RunLength::Expand));
+        expect![[r#"
+            Some(
+                "; 1\n\n4#\n#@$.#\n4#\nSolution: R\n\n; 2\n\n####\n#@*#\n####\n",
+            )
+        "#]]
+        .assert_debug_eq(&shown(0, RunLength::Compress));
+        assert_eq!(shown(1, RunLength::Expand), None, "written out already");
+        assert_eq!(shown(0, RunLength::Keep), None);
+        expect![[r#"
+            Some(
+                "; 1\n\n4#|#@$.#\n4#\nSolution: R\n\n; 2\n\n4#\n#@*#\n4#\n",
+            )
+        "#]]
+        .assert_debug_eq(&shown(1, RunLength::Compress));
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub struct ClientSupport {
     /// Edits may be `documentChanges` naming the document's version (else plain
     /// `changes`).
     pub versioned_edits: bool,
+    /// Edits may create files (`documentChanges` with `resourceOperations` holding
+    /// `create`): the conversions' new files.
+    pub create_files: bool,
 }
 
 impl Default for ClientSupport {
@@ -52,6 +55,7 @@ impl Default for ClientSupport {
             code_action_resolve: false,
             apply_edit: false,
             versioned_edits: false,
+            create_files: false,
         }
     }
 }
@@ -73,6 +77,7 @@ pub fn server_capabilities(encoding: Encoding, support: ClientSupport) -> Server
             code_action_kinds: Some(vec![
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::REFACTOR_REWRITE,
+                CodeActionKind::REFACTOR_EXTRACT,
                 CodeActionKind::new(INSERT_ALL_KIND),
                 CodeActionKind::new(HARDEST_KIND),
             ]),
@@ -172,6 +177,14 @@ impl ClientSupport {
                 .and_then(|w| w.workspace_edit.as_ref())
                 .and_then(|e| e.document_changes)
                 .unwrap_or(false),
+            create_files: workspace
+                .and_then(|w| w.workspace_edit.as_ref())
+                .is_some_and(|e| {
+                    e.document_changes == Some(true)
+                        && e.resource_operations
+                            .as_ref()
+                            .is_some_and(|ops| ops.contains(&ResourceOperationKind::Create))
+                }),
         }
     }
 }

@@ -6,6 +6,11 @@
 //! cannot resolve gets "Insert optimal solution" with its edit: its code-action
 //! request waits for the solve of the maze at the cursor (which ends at the configured
 //! time limit at the latest).
+//!
+//! A Sokoban document's actions come with their edits (a level is solved or it is not:
+//! nothing is left to resolve). The conversions (*Convert Maze #k to XSB*, *Convert
+//! Level k to .box*) create a new file beside the document, so they are offered only to
+//! a client that takes `documentChanges` with `create` operations.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -14,7 +19,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, Command, Range as LspRange, Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, Command, CreateFile, CreateFileOptions,
+    DocumentChangeOperation, DocumentChanges, OneOf, OptionalVersionedTextDocumentIdentifier,
+    Position, Range as LspRange, ResourceOp, TextDocumentEdit, TextEdit as LspTextEdit, Uri,
+    WorkspaceEdit,
 };
 
 use super::capabilities::ClientSupport;
@@ -24,7 +32,7 @@ use super::hardest::{self, parse_uri, HardestRequest};
 use super::maze_watch::{fingerprint, valid, Watched};
 use super::view::{Dead, View};
 use super::Backend;
-use crate::ide::{self, Action, ActionKind, ActionKinds, MazeStatus};
+use crate::ide::{self, Action, ActionKind, ActionKinds, Conversion, LevelAction, MazeStatus};
 use crate::maze::Grid;
 
 use super::commands::{Write, APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
@@ -35,6 +43,157 @@ const INSERT_ALL_ACTION: &str = "insertAll";
 const INSERT_ONE_ACTION: &str = "insertSolution";
 
 pub fn code_actions(
+    view: &View,
+    uri: &Uri,
+    range: Range<usize>,
+    only: Option<&[CodeActionKind]>,
+) -> Vec<CodeActionOrCommand> {
+    let support = view.support;
+    let mut answer = match view.levels() {
+        Some(levels) => {
+            let kinds = wanted_kinds(only);
+            let actions = ide::level_actions(&levels, &view.level_statuses, range.clone(), kinds);
+            level_actions(view, uri, actions)
+        }
+        None => box_actions(view, uri, range.clone(), only),
+    };
+    if support.code_action_literals && support.create_files && wanted(only, CONVERT_KIND) {
+        let conversion = match view.levels() {
+            Some(levels) => ide::level_conversion(&levels, range.start),
+            None => ide::maze_conversion(&view.file(), range.start),
+        };
+        answer.extend(
+            conversion
+                .and_then(|conversion| converted(uri, conversion))
+                .map(CodeActionOrCommand::CodeAction),
+        );
+    }
+    answer
+}
+
+/// The code action kind of the conversions.
+const CONVERT_KIND: &str = "refactor.extract";
+
+/// A Sokoban document's actions, each with its edit: literals, or `boxls.applyEdit`
+/// commands.
+fn level_actions(view: &View, uri: &Uri, actions: Vec<LevelAction>) -> Vec<CodeActionOrCommand> {
+    let support = view.support;
+    actions
+        .into_iter()
+        .filter_map(|action| {
+            let edit = view.workspace_edit(uri, &action.edits);
+            if support.code_action_literals {
+                Some(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: action.title,
+                    kind: Some(kind(action.kind)),
+                    diagnostics: action.diagnostic.map(|d| vec![to_lsp(view, &d)]),
+                    is_preferred: (action.kind == ActionKind::QuickFix).then_some(true),
+                    edit: Some(edit),
+                    ..CodeAction::default()
+                }))
+            } else if support.apply_edit {
+                Some(CodeActionOrCommand::Command(Command {
+                    title: action.title,
+                    command: APPLY_EDIT_COMMAND.to_string(),
+                    arguments: Some(vec![json!(edit)]),
+                }))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// A conversion as an action creating its file (never over an existing one: the
+/// client refuses the whole edit if the name was taken meanwhile).
+fn converted(uri: &Uri, conversion: Conversion) -> Option<CodeAction> {
+    let target = sibling(uri, &conversion.suffix, conversion.extension)?;
+    let create = DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+        uri: target.clone(),
+        options: Some(CreateFileOptions {
+            overwrite: Some(false),
+            ignore_if_exists: Some(false),
+        }),
+        annotation_id: None,
+    }));
+    let start = Position::new(0, 0);
+    let write = DocumentChangeOperation::Edit(TextDocumentEdit {
+        text_document: OptionalVersionedTextDocumentIdentifier {
+            uri: target,
+            version: None,
+        },
+        edits: vec![OneOf::Left(LspTextEdit {
+            range: LspRange::new(start, start),
+            new_text: conversion.text,
+        })],
+    });
+    Some(CodeAction {
+        title: conversion.title,
+        kind: Some(CodeActionKind::new(CONVERT_KIND)),
+        edit: Some(WorkspaceEdit {
+            document_changes: Some(DocumentChanges::Operations(vec![create, write])),
+            ..WorkspaceEdit::default()
+        }),
+        ..CodeAction::default()
+    })
+}
+
+/// `dir/name-suffix.ext` beside `dir/name.xsb`, or `dir/name-suffix-2.ext`, … when a
+/// local file of that name exists.
+fn sibling(uri: &Uri, suffix: &str, extension: &str) -> Option<Uri> {
+    let (dir, name) = uri.as_str().rsplit_once('/')?;
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let stem = if stem.is_empty() { "untitled" } else { stem };
+    let candidate = |n: usize| match n {
+        1 => format!("{dir}/{stem}-{suffix}.{extension}"),
+        n => format!("{dir}/{stem}-{suffix}-{n}.{extension}"),
+    };
+    let taken = |candidate: &str| {
+        candidate
+            .strip_prefix("file://")
+            .and_then(percent_decoded)
+            .is_some_and(|path| std::path::Path::new(&path).exists())
+    };
+    (1..1000)
+        .map(candidate)
+        .find(|name| !taken(name))?
+        .parse()
+        .ok()
+}
+
+/// A URI path with its `%XX` escapes decoded; `None` if it is not UTF-8.
+fn percent_decoded(path: &str) -> Option<String> {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| path.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn wanted(only: Option<&[CodeActionKind]>, kind: &str) -> bool {
+    only.is_none_or(|only| {
+        only.iter().any(|prefix| {
+            kind == prefix.as_str() || kind.starts_with(&format!("{}.", prefix.as_str()))
+        })
+    })
+}
+
+fn box_actions(
     view: &View,
     uri: &Uri,
     range: Range<usize>,
@@ -61,13 +220,7 @@ pub fn code_actions(
 }
 
 fn wanted_kinds(only: Option<&[CodeActionKind]>) -> ActionKinds {
-    let wanted = |kind: &str| {
-        only.is_none_or(|only| {
-            only.iter().any(|prefix| {
-                kind == prefix.as_str() || kind.starts_with(&format!("{}.", prefix.as_str()))
-            })
-        })
-    };
+    let wanted = |kind: &str| wanted(only, kind);
     ActionKinds {
         quick_fix: wanted(CodeActionKind::QUICKFIX.as_str()),
         insert_solution: wanted(CodeActionKind::REFACTOR_REWRITE.as_str()),
@@ -78,7 +231,7 @@ fn wanted_kinds(only: Option<&[CodeActionKind]>) -> ActionKinds {
 fn kind(kind: ActionKind) -> CodeActionKind {
     match kind {
         ActionKind::QuickFix => CodeActionKind::QUICKFIX,
-        ActionKind::InsertSolution => CodeActionKind::REFACTOR_REWRITE,
+        ActionKind::InsertSolution | ActionKind::Rewrite => CodeActionKind::REFACTOR_REWRITE,
         ActionKind::InsertAll => CodeActionKind::new(INSERT_ALL_KIND),
     }
 }
@@ -307,11 +460,19 @@ impl Backend {
 /// The edit `write` makes in `view`; `Err` says why there is none (a maze without a
 /// solution to write, a Sokoban document), for the user.
 pub fn written(write: &Write, view: &View) -> std::result::Result<WorkspaceEdit, String> {
-    if view.levels.is_some() {
-        return Err(
-            "no solution is written into Sokoban levels (.xsb, .sok) yet: their solutions show as hints only"
-                .to_string(),
-        );
+    if let Some(levels) = view.levels() {
+        let statuses = &view.level_statuses;
+        return match write {
+            Write::Insert { uri, index } => ide::insert_level_solution(&levels, statuses, *index)
+                .map(|edit| view.workspace_edit(uri, &[edit])),
+            Write::InsertAll { uri } => {
+                let edits = ide::all_level_solution_edits(&levels, statuses);
+                if edits.is_empty() {
+                    return Err("no level has a solution to write".to_string());
+                }
+                Ok(view.workspace_edit(uri, &edits))
+            }
+        };
     }
     match write {
         Write::Insert { uri, index } => {

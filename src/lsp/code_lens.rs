@@ -1,5 +1,6 @@
-//! Code lens over each header: the IDE layer's title; clicking runs
-//! `boxls.insertSolution`, which inserts the solution or says why there is none.
+//! Code lens over each header (a Sokoban document: each level's first board row): the
+//! IDE layer's title; clicking runs `boxls.insertSolution`, which inserts the solution
+//! or says why there is none.
 
 use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 
@@ -8,7 +9,11 @@ use super::view::View;
 use crate::ide;
 
 pub fn code_lenses(view: &View, uri: &Uri) -> Vec<CodeLens> {
-    ide::lenses(&view.file())
+    let lenses = match view.levels() {
+        Some(levels) => ide::level_lenses(&levels, &view.level_statuses),
+        None => ide::lenses(&view.file()),
+    };
+    lenses
         .into_iter()
         .map(|lens| CodeLens {
             range: view.range(lens.range),

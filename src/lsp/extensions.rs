@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::{MessageType, Position, Range, TextDocumentIdent
 
 use super::view::{Dead, View};
 use super::Backend;
-use crate::ide::{self, MazeState};
+use crate::ide::{self, LevelState, MazeState};
 
 /// `boxls/documentText`: the server's copy of a document, for debugging and tests.
 pub const DOCUMENT_TEXT: &str = "boxls/documentText";
@@ -62,7 +62,13 @@ pub struct MazeParams {
 #[serde(rename_all = "camelCase")]
 pub struct MazeInfo {
     pub version: i32,
+    /// `"box"` for a `.box` maze, `"xsb"` for a Sokoban level (`.xsb`, `.sok`).
+    pub format: &'static str,
+    /// 1-based: Maze #k, or Level k.
     pub maze: usize,
+    /// A level's title (`None` for a `.box` maze or an untitled level).
+    pub title: Option<String>,
+    pub boxes: usize,
     pub header_line: u32,
     pub last_line: u32,
     pub rows: usize,
@@ -73,6 +79,9 @@ pub struct MazeInfo {
     pub reason: Option<String>,
     pub pushes: Option<u64>,
     pub moves: Option<u64>,
+    /// Whether `pushes` and `moves` are proved fewest (when solved: a `.box` maze's
+    /// always are, a level's when the solver proved it).
+    pub optimal: Option<bool>,
     pub solution: Option<String>,
     pub recorded: Option<RecordedInfo>,
     pub first_error: Option<FirstError>,
@@ -171,27 +180,74 @@ impl From<ide::Frame> for FrameInfo {
     }
 }
 
-/// The `boxls/maze` answer for the maze whose lines hold `position`.
+/// The `boxls/maze` answer for the maze (or level) whose lines hold `position`.
 pub fn maze(view: &View, position: Position) -> Option<MazeInfo> {
-    let state = ide::maze_state_at(&view.file(), view.offset(position))?;
+    let offset = view.offset(position);
+    if let Some(levels) = view.levels() {
+        let state = ide::level_state_at(&levels, &view.level_statuses, offset)?;
+        return Some(level_info(view, state));
+    }
+    let state = ide::maze_state_at(&view.file(), offset)?;
     Some(maze_info(view, state))
 }
 
-/// The `boxls/mazes` answer.
+/// The `boxls/mazes` answer: every maze, or every level.
 pub fn mazes(view: &View) -> MazesResult {
-    MazesResult {
-        version: view.version,
-        mazes: ide::maze_states(&view.file())
+    let mazes = match view.levels() {
+        Some(levels) => ide::level_states(&levels, &view.level_statuses)
+            .into_iter()
+            .map(|state| level_info(view, state))
+            .collect(),
+        None => ide::maze_states(&view.file())
             .into_iter()
             .map(|state| maze_info(view, state))
             .collect(),
+    };
+    MazesResult {
+        version: view.version,
+        mazes,
+    }
+}
+
+/// A level as a `MazeInfo`: its first and last board rows for the header and last
+/// lines.
+fn level_info(view: &View, state: LevelState) -> MazeInfo {
+    MazeInfo {
+        version: view.version,
+        format: "xsb",
+        maze: state.index,
+        title: state.title,
+        boxes: state.boxes,
+        header_line: view.line(state.first_row.start),
+        last_line: view.line(state.last_row.start),
+        rows: state.rows,
+        cols: state.cols,
+        status: state.kind.as_str(),
+        reason: state.reason,
+        pushes: state.pushes,
+        moves: state.moves,
+        optimal: state.optimal,
+        solution: state.solution,
+        recorded: state.recorded.map(|recorded| RecordedInfo {
+            moves: recorded.moves,
+            optimal: recorded.optimal,
+        }),
+        first_error: state.first_error.map(|error| FirstError {
+            range: view.range(error.range),
+            code: error.code.as_str().to_string(),
+            message: error.message,
+        }),
     }
 }
 
 fn maze_info(view: &View, state: MazeState) -> MazeInfo {
     MazeInfo {
         version: view.version,
+        format: "box",
         maze: state.index,
+        title: None,
+        boxes: 1,
+        optimal: state.pushes.map(|_| true),
         header_line: view.line(state.header.start),
         last_line: view.line(state.last_row.start),
         rows: state.rows,

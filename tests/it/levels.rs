@@ -1,6 +1,7 @@
 //! Sokoban levels in the core: the three collections of `tests/levels/` read exactly as
 //! the `soukoban` crate reads them and check clean; run-length and formatting round
-//! trips on every level; `.box` ⇄ `.xsb` keeps the puzzle; and the static deadlock
+//! trips on every level (and the editor's *Expand*/*Compress run-length rows* on each
+//! level alone); `.box` ⇄ `.xsb` keeps the puzzle; and the static deadlock
 //! rules never flag a solvable position (an exhaustive search over thousands of small
 //! generated positions, in this file).
 
@@ -171,6 +172,104 @@ fn run_length_expand_after_compress_is_the_identity_on_every_row() {
         );
         assert_eq!(boards(&compressed), boards(&text), "{name}");
     }
+}
+
+/// The editor's *Expand run-length rows* and *Compress run-length rows* of each level
+/// of the collections, applied one level at a time: every level reads as before (its
+/// board, title, solutions and diagnostics), the others are untouched, and expanding
+/// the compressed level gives its rows back.
+#[test]
+fn expanding_or_compressing_one_level_keeps_every_level() {
+    use boxls::ide::{level_actions, ActionKinds, LevelFile, LevelStatus, Options};
+    let rewrite = |text: &str,
+                   checked: &boxls::level::CheckedFile,
+                   index: usize,
+                   title: &str|
+     -> Option<String> {
+        let file = LevelFile {
+            text,
+            checked,
+            options: Options::default(),
+        };
+        let statuses = vec![LevelStatus::Skipped; checked.collection.levels.len()];
+        let level = &checked.collection.levels[index];
+        let at = level.board_lines.start;
+        let action = level_actions(&file, &statuses, at..at, ActionKinds::ALL)
+            .into_iter()
+            .find(|action| action.title == title)?;
+        let mut edited = text.to_string();
+        for edit in action.edits.iter().rev() {
+            edited.replace_range(edit.range.clone(), &edit.new_text);
+        }
+        Some(edited)
+    };
+    let solutions = |text: &str| -> Vec<Vec<String>> {
+        parse(text)
+            .levels
+            .iter()
+            .map(|level| {
+                level
+                    .solutions
+                    .iter()
+                    .map(|s| s.parts.iter().map(|p| &text[p.clone()]).collect())
+                    .collect()
+            })
+            .collect()
+    };
+    let codes = |checked: &boxls::level::CheckedFile| -> Vec<&'static str> {
+        checked
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect()
+    };
+    let (mut expanded, mut compressed) = (0, 0);
+    for (name, count) in COLLECTIONS {
+        let text = collection(name);
+        let checked = check(&text);
+        let before = (boards(&text), solutions(&text), codes(&checked));
+        for index in 0..count {
+            let Some(small) = rewrite(&text, &checked, index, "Compress run-length rows") else {
+                continue;
+            };
+            compressed += 1;
+            let context = format!("{name} level {}", index + 1);
+            let small_checked = check(&small);
+            assert_eq!(
+                (boards(&small), solutions(&small), codes(&small_checked)),
+                before,
+                "{context}"
+            );
+            let back = rewrite(&small, &small_checked, index, "Expand run-length rows")
+                .unwrap_or_else(|| panic!("{context}: a compressed level expands"));
+            expanded += 1;
+            assert_eq!(
+                (boards(&back), solutions(&back), codes(&check(&back))),
+                before,
+                "{context}"
+            );
+            // The collections write one row per line, cell by cell (a trailing blank
+            // is all a round trip may drop).
+            let trimmed = |text: &str| -> Vec<String> {
+                text.lines()
+                    .map(|line| line.trim_end().to_string())
+                    .collect()
+            };
+            assert!(
+                trimmed(&back) == trimmed(&text),
+                "{context}: expand after compress"
+            );
+            assert_eq!(
+                rewrite(&text, &checked, index, "Expand run-length rows"),
+                None
+            );
+        }
+    }
+    assert_eq!(
+        (compressed, expanded),
+        (295, 295),
+        "every level has a row to compress"
+    );
 }
 
 #[test]

@@ -2,17 +2,27 @@
 //! ([`LevelFile`]), answered as plain data over byte ranges — symbols and folding
 //! (`symbols.rs`), semantic tokens of the board cells (`tokens.rs`), hover on a cell
 //! or a level (`hover.rs`), what the solver says of each level — hint, `unsolvable`
-//! (`solve.rs`). Diagnostics are the checks' own ([`LevelFile::diagnostics`]).
+//! (`solve.rs`), code actions and lenses (`actions.rs`), conversions to and from
+//! `.box` (`convert.rs`), a level's state as data (`state.rs`). Diagnostics are the
+//! checks' own ([`LevelFile::diagnostics`]).
 
+mod actions;
+mod convert;
 mod hover;
 mod solve;
+mod state;
 mod symbols;
 mod tokens;
 
+pub use actions::{
+    all_level_solution_edits, insert_level_solution, level_actions, level_lenses, LevelAction,
+};
+pub use convert::{level_conversion, maze_conversion, Conversion};
 pub use hover::level_hover;
 pub use solve::{
     level_hints, level_solver_diagnostics, positions_to_solve, solve_level, LevelStatus,
 };
+pub use state::{level_state, level_state_at, level_states, LevelState};
 pub use symbols::{level_folding_ranges, level_symbols};
 pub use tokens::level_tokens;
 

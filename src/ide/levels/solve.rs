@@ -26,7 +26,7 @@ pub enum LevelStatus {
         moves: u32,
         /// Proved fewest pushes, then fewest moves.
         optimal: bool,
-        /// The solution itself, LURD without run-length (replayed before it is kept).
+        /// The move string (LURD, no counts), replayed to solved with these counts.
         lurd: Arc<str>,
     },
     /// Proved: no sequence of moves solves it.
@@ -151,7 +151,7 @@ pub fn level_hints(file: &LevelFile<'_>, statuses: &[LevelStatus]) -> Vec<(usize
         .collect()
 }
 
-fn first_row(level: &Level) -> Range<usize> {
+pub(super) fn first_row(level: &Level) -> Range<usize> {
     level
         .board
         .rows
@@ -160,7 +160,7 @@ fn first_row(level: &Level) -> Range<usize> {
         .unwrap_or(level.board_lines.clone())
 }
 
-fn hint(status: &LevelStatus) -> Option<String> {
+pub(super) fn hint(status: &LevelStatus) -> Option<String> {
     Some(match status {
         LevelStatus::Skipped => return None,
         LevelStatus::Solving => "solving…".to_string(),

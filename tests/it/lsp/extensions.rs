@@ -23,8 +23,10 @@ async fn maze_answers_each_status_as_data() {
     assert_eq!(
         first,
         json!({
-            "version": 1, "maze": 1, "headerLine": 0, "lastLine": 1, "rows": 1, "cols": 3,
-            "status": "solved", "reason": null, "pushes": 1, "moves": 1, "solution": "E",
+            "version": 1, "format": "box", "maze": 1, "title": null, "boxes": 1,
+            "headerLine": 0, "lastLine": 1, "rows": 1, "cols": 3,
+            "status": "solved", "reason": null, "pushes": 1, "moves": 1, "optimal": true,
+            "solution": "E",
             "recorded": { "moves": "e", "optimal": false },
             "firstError": {
                 "range": { "start": { "line": 2, "character": 12 }, "end": { "line": 2, "character": 13 } },
@@ -191,6 +193,7 @@ async fn the_readme_declares_exactly_what_the_server_answers() {
         .await;
     conforms(&interfaces, "MazesResult", &mazes);
     for maze in mazes["mazes"].as_array().expect("mazes") {
+        assert_eq!(maze["format"], "box");
         conforms(&interfaces, "MazeInfo", maze);
         if !maze["recorded"].is_null() {
             conforms(&interfaces, "RecordedInfo", &maze["recorded"]);
@@ -210,6 +213,41 @@ async fn the_readme_declares_exactly_what_the_server_answers() {
         seen("recorded") && seen("firstError"),
         "the fixture covers every nested type"
     );
+    // A Sokoban document's levels answer in the same interfaces.
+    let levels = "file:///work/levels.xsb";
+    let text = "Title: Solved\n######\n#@$ .#\n######\nSolution: RlrR\n\n#####\n#@$ #\n#####\nSolution: x\n";
+    let document = json!({ "uri": levels, "languageId": "sokoban", "version": 1, "text": text });
+    client
+        .notify("textDocument/didOpen", json!({ "textDocument": document }))
+        .await;
+    client.settle(levels).await;
+    let answer = client
+        .request("boxls/mazes", json!({ "textDocument": { "uri": levels } }))
+        .await;
+    conforms(&interfaces, "MazesResult", &answer);
+    let described = answer["mazes"].as_array().expect("levels");
+    assert_eq!(described.len(), 2, "{answer}");
+    for level in described {
+        assert_eq!(level["format"], "xsb");
+        conforms(&interfaces, "MazeInfo", level);
+        if !level["recorded"].is_null() {
+            conforms(&interfaces, "RecordedInfo", &level["recorded"]);
+        }
+        if !level["firstError"].is_null() {
+            conforms(&interfaces, "FirstError", &level["firstError"]);
+        }
+    }
+    assert!(
+        !described[0]["recorded"].is_null() && !described[1]["firstError"].is_null(),
+        "the levels cover every nested type: {answer}"
+    );
+    let one = client
+        .request(
+            "boxls/maze",
+            json!({ "textDocument": { "uri": levels }, "position": { "line": 2, "character": 1 } }),
+        )
+        .await;
+    assert_eq!(one, described[0]);
     let replay = client.request("boxls/replay", at(8, 3)).await;
     conforms(&interfaces, "ReplayResult", &replay);
     conforms(&interfaces, "FrameInfo", &replay["start"]);

@@ -16,6 +16,7 @@ async fn initialize_declares_exactly_what_is_implemented() {
               "codeActionKinds": [
                 "quickfix",
                 "refactor.rewrite",
+                "refactor.extract",
                 "source.boxls.insertAllSolutions",
                 "refactor.rewrite.hardest"
               ],

@@ -1,8 +1,10 @@
 //! Sokoban documents (`.xsb`/`.sok`) in the server, driven over JSON-RPC as an editor
 //! would: the level checks as diagnostics on every change (the same as `boxls check`
 //! reports), symbols and folding per level, hover on cells, semantic tokens,
-//! formatting, each level solved in the background (its hint, `unsolvable`),
-//! `.box`-only requests answering empty, and the given collections clean.
+//! formatting, each level solved in the background (its hint, `unsolvable`), code
+//! actions (insert the solution, run-length rows, the best-known quick fix, the
+//! conversions to and from `.box` as new files), lenses, `boxls/maze(s)` on levels,
+//! and the given collections clean.
 
 use expect_test::expect;
 use serde_json::{json, Value};
@@ -557,62 +559,19 @@ async fn formatting_gives_canonical_xsb_and_then_nothing() {
 }
 
 #[tokio::test]
-async fn box_only_requests_on_levels_answer_empty() {
+async fn difficulty_answers_null_for_levels() {
     let (mut client, _) = Client::initialized(false).await;
     open(&mut client, XSB, "sokoban", THREE, 1).await;
     let doc = json!({ "uri": XSB });
-    let on_a_box = at(5, 2);
-    let lenses = client
-        .request("textDocument/codeLens", json!({ "textDocument": doc }))
-        .await;
-    assert_eq!(lenses, json!([]));
-    let actions = client
-        .request(
-            "textDocument/codeAction",
-            json!({ "textDocument": doc, "range": { "start": on_a_box, "end": on_a_box }, "context": { "diagnostics": [] } }),
-        )
-        .await;
-    assert_eq!(actions, json!([]));
-    let at_box = json!({ "textDocument": doc, "position": on_a_box });
-    // (`boxls/replay` answers for a solved level: see `a_solved_level_replays_…`.)
-    for method in ["boxls/maze", "boxls/difficulty"] {
+    let at_box = json!({ "textDocument": doc, "position": at(5, 2) });
+    // (`boxls/replay` answers for a solved level: see `a_solved_level_replays_…`;
+    // `boxls/maze` describes levels: see the code-action tests.)
+    for method in ["boxls/difficulty"] {
         let answer = client.request_raw(method, at_box.clone()).await;
         assert_eq!(answer["result"], Value::Null, "{method}: {answer}");
     }
-    let mazes = client
-        .request("boxls/mazes", json!({ "textDocument": doc }))
-        .await;
-    assert_eq!(mazes, json!({ "version": 1, "mazes": [] }));
     let settled = client.settle(XSB).await;
     assert_eq!(settled["version"], 1);
-    // Inserting a solution names no maze of a Sokoban document: said, not applied.
-    let commands = [
-        json!({ "command": "boxls.insertSolution", "arguments": [XSB, 1] }),
-        json!({ "command": "boxls.insertAllSolutions", "arguments": [XSB] }),
-    ];
-    let mut shown = Vec::new();
-    for command in commands {
-        let answer = client
-            .request_raw("workspace/executeCommand", command)
-            .await;
-        let said = client
-            .wait_for(|m| m["method"] == "window/showMessage")
-            .await;
-        shown.push(format!(
-            "{} / {}",
-            answer["result"], said["params"]["message"]
-        ));
-    }
-    expect![[r#"
-        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: their solutions show as hints only"
-        null / "no solution is written into Sokoban levels (.xsb, .sok) yet: their solutions show as hints only""#]].assert_eq(&shown.join("\n"));
-    assert!(
-        !client
-            .server_requests
-            .iter()
-            .any(|r| r["method"] == "workspace/applyEdit"),
-        "no edit applied to a Sokoban document"
-    );
 }
 
 #[tokio::test]
@@ -785,6 +744,410 @@ async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning()
     let (hints, diagnostics) = settled_solves(&mut client, XSB).await;
     assert_eq!(hints, ["0:9 unknown after 1 s"]);
     assert_eq!(diagnostics, "", "no error or warning, no diagnostic at all");
+}
+
+/// The code actions at `position` (only `kinds`), as `title → the text with its edit
+/// applied` for the edits to `uri`.
+async fn actions_at(
+    client: &mut Client,
+    uri: &str,
+    text: &str,
+    position: Value,
+    kinds: &[&str],
+) -> Vec<(String, String)> {
+    let params = json!({
+        "textDocument": { "uri": uri },
+        "range": { "start": position, "end": position },
+        "context": { "diagnostics": [], "only": kinds },
+    });
+    let actions = client.request("textDocument/codeAction", params).await;
+    actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|action| {
+            let edits = action["edit"]["changes"][uri]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let title = action["title"].as_str().unwrap_or("?").to_string();
+            (title, apply_edits(text, &edits, client.utf8))
+        })
+        .collect()
+}
+
+/// Level `index`'s (0-based) first recorded solution replayed by the solver's own
+/// replay: (pushes, moves, solved).
+fn replayed(text: &str, index: usize) -> (u32, u32, bool) {
+    let collection = boxls::level::parse(text);
+    let level = &collection.levels[index];
+    let position = level.board.position().expect("a position");
+    let lurd: String = level.solutions[0]
+        .parts
+        .iter()
+        .map(|part| &text[part.clone()])
+        .collect();
+    let puzzle = boxls::sokoban::Puzzle {
+        width: position.width,
+        height: position.height,
+        walls: position.walls.clone(),
+        goals: position.goals.clone(),
+        boxes: position.boxes.clone(),
+        player: position.player,
+    };
+    boxls::sokoban::replay(&puzzle, &lurd).expect("a legal solution")
+}
+
+async fn lens_titles(client: &mut Client, uri: &str) -> Vec<String> {
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": uri } }),
+        )
+        .await;
+    lenses
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|lens| {
+            format!(
+                "{}:{}-{} {} {}",
+                lens["range"]["start"]["line"],
+                lens["range"]["start"]["character"],
+                lens["range"]["end"]["character"],
+                lens["command"]["title"].as_str().unwrap_or("?"),
+                lens["command"]["arguments"]
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn insert_solution_writes_a_line_that_replays_and_the_lens_follows() {
+    let (mut client, _) = Client::initialized(false).await;
+    open(&mut client, XSB, "sokoban", SOLVABLE_AND_NOT, 1).await;
+    client.settle(XSB).await;
+    let first = actions_at(
+        &mut client,
+        XSB,
+        SOLVABLE_AND_NOT,
+        at(3, 1),
+        &["refactor.rewrite"],
+    )
+    .await;
+    let titles: Vec<&str> = first.iter().map(|(title, _)| title.as_str()).collect();
+    assert_eq!(titles, ["Insert solution", "Compress run-length rows"]);
+    let inserted = first[0].1.clone();
+    let state = client
+        .request(
+            "boxls/maze",
+            json!({ "textDocument": { "uri": XSB }, "position": at(3, 1) }),
+        )
+        .await;
+    let (pushes, moves, solved) = replayed(&inserted, 0);
+    assert!(solved, "{inserted}");
+    assert_eq!(
+        (json!(pushes), json!(moves)),
+        (state["pushes"].clone(), state["moves"].clone())
+    );
+    assert_eq!(
+        inserted.lines().nth(7),
+        Some(format!("Solution: {}", state["solution"].as_str().unwrap_or("?")).as_str()),
+        "right under the board"
+    );
+    let checked = boxls::level::check(&inserted);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    // The unsolvable level has nothing to insert.
+    let second = actions_at(
+        &mut client,
+        XSB,
+        SOLVABLE_AND_NOT,
+        at(11, 1),
+        &["refactor.rewrite"],
+    )
+    .await;
+    assert!(
+        second.iter().all(|(title, _)| title != "Insert solution"),
+        "{second:?}"
+    );
+    // "Insert all" writes the same line.
+    let all = actions_at(&mut client, XSB, SOLVABLE_AND_NOT, at(0, 0), &["source"]).await;
+    assert_eq!(
+        all,
+        [("Insert all solutions".to_string(), inserted.clone())]
+    );
+
+    // The lens, and its command: the same edit, sent with workspace/applyEdit.
+    let counts = format!("{pushes} pushes · {moves} moves");
+    let lenses = lens_titles(&mut client, XSB).await;
+    assert_eq!(lenses.len(), 2, "{lenses:?}");
+    assert!(
+        lenses[0].starts_with(&format!("2:0-7 {counts}")),
+        "{lenses:?}"
+    );
+    assert!(
+        lenses[0].ends_with(&format!(" — insert solution [\"{XSB}\",1]")),
+        "{lenses:?}"
+    );
+    assert_eq!(lenses[1], format!("10:0-8 unsolvable [\"{XSB}\",2]"));
+    client
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "boxls.insertSolution", "arguments": [XSB, 1] }),
+        )
+        .await;
+    let applied = client
+        .server_requests
+        .iter()
+        .rev()
+        .find(|r| r["method"] == "workspace/applyEdit")
+        .cloned()
+        .expect("the command applies its edit");
+    let edits = applied["params"]["edit"]["changes"][XSB]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(apply_edits(SOLVABLE_AND_NOT, &edits, false), inserted);
+    // Clicking the unsolvable level's lens says why nothing is written.
+    client
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "boxls.insertSolution", "arguments": [XSB, 2] }),
+        )
+        .await;
+    let said = client
+        .wait_for(|m| m["method"] == "window/showMessage")
+        .await;
+    assert_eq!(said["params"]["message"], "Corridor is unsolvable");
+
+    // Once written: the lens says so, and the action is gone.
+    let text = change(
+        &mut client,
+        XSB,
+        SOLVABLE_AND_NOT,
+        2,
+        &[json!({ "text": inserted })],
+    )
+    .await;
+    client.settle(XSB).await;
+    let lenses = lens_titles(&mut client, XSB).await;
+    assert!(lenses[0].contains(" — solution up to date "), "{lenses:?}");
+    let again = actions_at(&mut client, XSB, &text, at(3, 1), &["refactor.rewrite"]).await;
+    assert!(
+        again.iter().all(|(title, _)| title != "Insert solution"),
+        "{again:?}"
+    );
+}
+
+#[tokio::test]
+async fn run_length_rows_expand_and_compress_and_read_the_same() {
+    let (mut client, _) = Client::initialized(false).await;
+    let text = "; 1\n\n7#|#.3 .#|# $$2 #\n#@4 #\n7#\n";
+    open(&mut client, XSB, "sokoban", text, 1).await;
+    let offered = actions_at(&mut client, XSB, text, at(3, 2), &["refactor.rewrite"]).await;
+    let titles: Vec<&str> = offered.iter().map(|(title, _)| title.as_str()).collect();
+    expect![[r#"["Expand run-length rows", "Compress run-length rows"]"#]]
+        .assert_eq(&format!("{titles:?}"));
+    expect![[r#"
+        ; 1
+
+        #######
+        #.   .#
+        # $$  #
+        #@    #
+        #######
+    "#]]
+    .assert_eq(&offered[0].1);
+    expect![[r#"
+        ; 1
+
+        7#
+        #.3 .#
+        # 2$2 #
+        #@4 #
+        7#
+    "#]]
+    .assert_eq(&offered[1].1);
+    let board = |text: &str| boxls::level::parse(text).levels[0].board.to_rows();
+    assert_eq!(board(&offered[0].1), board(text));
+    assert_eq!(board(&offered[1].1), board(text));
+}
+
+#[tokio::test]
+async fn a_worse_recorded_solution_gets_the_best_known_once_solved() {
+    let (mut client, _) = Client::initialized(false).await;
+    let text = "#######\n#@$  .#\n#######\nSolution: RlrRR\nSolution: RlrlrRR\n";
+    open(&mut client, XSB, "sokoban", text, 1).await;
+    let diagnostics = published(&mut client, XSB, 1).await;
+    client.settle(XSB).await;
+    let params = json!({
+        "textDocument": { "uri": XSB },
+        "range": { "start": at(4, 12), "end": at(4, 12) },
+        "context": { "diagnostics": diagnostics, "only": ["quickfix"] },
+    });
+    let actions = client.request("textDocument/codeAction", params).await;
+    let action = &actions[0];
+    assert_eq!(action["title"], "Replace with the best known solution");
+    assert_eq!(action["isPreferred"], true);
+    assert_eq!(action["diagnostics"][0]["code"], "solution-not-optimal");
+    let edits = action["edit"]["changes"][XSB]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let fixed = apply_edits(text, &edits, false);
+    assert_eq!(
+        fixed,
+        "#######\n#@$  .#\n#######\nSolution: RlrRR\nSolution: RRR\n"
+    );
+    assert_eq!(actions.as_array().map(Vec::len), Some(1), "{actions}");
+}
+
+fn converting_client() -> Value {
+    json!({
+        "workspace": {
+            "applyEdit": true,
+            "workspaceEdit": { "documentChanges": true, "resourceOperations": ["create"] }
+        },
+        "textDocument": {
+            "codeAction": { "codeActionLiteralSupport": { "codeActionKind": { "valueSet": ["refactor", "quickfix", "source"] } } }
+        }
+    })
+}
+
+/// The conversion offered at `position` of `uri`: (title, new file's URI, its text).
+async fn conversion_at(
+    client: &mut Client,
+    uri: &str,
+    position: Value,
+) -> Option<(String, String, String)> {
+    let params = json!({
+        "textDocument": { "uri": uri },
+        "range": { "start": position, "end": position },
+        "context": { "diagnostics": [], "only": ["refactor.extract"] },
+    });
+    let actions = client.request("textDocument/codeAction", params).await;
+    let action = actions.as_array()?.first()?.clone();
+    let changes = action["edit"]["documentChanges"].as_array()?.clone();
+    assert_eq!(changes.len(), 2, "{action}");
+    assert_eq!(changes[0]["kind"], "create");
+    assert_eq!(
+        changes[0]["options"],
+        json!({ "overwrite": false, "ignoreIfExists": false })
+    );
+    let target = changes[0]["uri"].as_str()?.to_string();
+    assert_eq!(changes[1]["textDocument"]["uri"], json!(target));
+    let inserted = apply_edits("", changes[1]["edits"].as_array()?, false);
+    Some((action["title"].as_str()?.to_string(), target, inserted))
+}
+
+#[tokio::test]
+async fn conversions_create_a_free_sibling_file_for_a_client_that_can() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let base = format!("file://{}", dir.path().display());
+    // The first name is taken: the next free one is used.
+    std::fs::write(dir.path().join("levels-level-2.box"), "taken").expect("written");
+    let mut client = Client::start(Options::default());
+    client.initialize_with(converting_client(), json!({})).await;
+    let uri = format!("{base}/levels.xsb");
+    let text = "Title: Two\n######\n#@$$..#\n#######\n\nTitle: One\n#######\n#@ $ .#\n#######\n";
+    open(&mut client, &uri, "sokoban", text, 1).await;
+    assert_eq!(
+        conversion_at(&mut client, &uri, at(2, 1)).await,
+        None,
+        "two boxes"
+    );
+    let (title, target, converted) = conversion_at(&mut client, &uri, at(7, 3))
+        .await
+        .expect("a one-box level converts");
+    assert_eq!(title, "Convert One to .box");
+    assert_eq!(target, format!("{base}/levels-level-2-2.box"));
+    // The .box maze solves to the level's pushes.
+    client.settle(&uri).await;
+    let level = client
+        .request(
+            "boxls/maze",
+            json!({ "textDocument": { "uri": uri }, "position": at(7, 3) }),
+        )
+        .await;
+    let parsed = boxls::maze::parse(&converted);
+    let grid = parsed.mazes[0].grid.clone().expect("a valid maze");
+    let pushes = match boxls::solver::solve(&grid) {
+        boxls::solver::Outcome::Solved(solution) => Some(solution.pushes),
+        boxls::solver::Outcome::Unsolvable(_) => None,
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    assert_eq!(json!(pushes), level["pushes"], "{converted}");
+
+    // And back: the maze as a level, which solves to the same pushes.
+    let box_uri = format!("{base}/sample.box");
+    open(&mut client, &box_uri, "box", &converted, 1).await;
+    let (title, target, xsb) = conversion_at(&mut client, &box_uri, at(2, 2))
+        .await
+        .expect("a valid maze converts");
+    assert_eq!(title, "Convert Maze #1 to XSB");
+    assert_eq!(target, format!("{base}/sample-maze-1.xsb"));
+    let position = boxls::level::parse(&xsb).levels[0]
+        .board
+        .position()
+        .expect("a level");
+    let solved = boxls::ide::solve_level(&position, std::time::Duration::from_secs(60), &never);
+    match solved {
+        Some(boxls::ide::LevelStatus::Solved {
+            pushes: level_pushes,
+            ..
+        }) => {
+            assert_eq!(Some(u64::from(level_pushes)), pushes);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // A client that cannot create files is offered no conversion.
+    let (mut plain, _) = Client::initialized(false).await;
+    open(&mut plain, &uri, "sokoban", text, 1).await;
+    assert_eq!(conversion_at(&mut plain, &uri, at(7, 3)).await, None);
+}
+
+#[tokio::test]
+async fn maze_and_mazes_describe_levels() {
+    let (mut client, _) = Client::initialized(false).await;
+    let text = format!("{SOLVABLE_AND_NOT}\n; Broken\n\n#####\n#@$ #\n####\n");
+    open(&mut client, XSB, "sokoban", &text, 1).await;
+    client.settle(XSB).await;
+    let mazes = client
+        .request("boxls/mazes", json!({ "textDocument": { "uri": XSB } }))
+        .await;
+    let shown: Vec<String> =
+        mazes["mazes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| {
+                format!(
+                "{} {} {} {}x{} {} boxes lines {}-{} {} pushes={} optimal={} error={} reason={}",
+                m["format"], m["maze"], m["title"], m["rows"], m["cols"], m["boxes"],
+                m["headerLine"], m["lastLine"], m["status"], m["pushes"], m["optimal"],
+                m["firstError"]["code"], m["reason"]
+            )
+            })
+            .collect();
+    expect![[r#"
+        "xsb" 1 "Open room" 5x7 2 boxes lines 2-6 "solved" pushes=5 optimal=true error=null reason=null
+        "xsb" 2 "Corridor" 3x8 2 boxes lines 10-12 "unsolvable" pushes=null optimal=null error=null reason="unsolvable (proved by the solver)"
+        "xsb" 3 "Broken" 3x5 1 boxes lines 16-18 "invalid" pushes=null optimal=null error="box-goal-mismatch" reason="1 box but 0 goals: a level has as many of each""#]].assert_eq(&shown.join("\n"));
+    let one = client
+        .request(
+            "boxls/maze",
+            json!({ "textDocument": { "uri": XSB }, "position": at(0, 3) }),
+        )
+        .await;
+    assert_eq!(one, mazes["mazes"][0]);
+    let nothing = client
+        .request(
+            "boxls/maze",
+            json!({ "textDocument": { "uri": XSB }, "position": at(30, 0) }),
+        )
+        .await;
+    assert_eq!(nothing, Value::Null);
 }
 
 /// A push: the move's index, the box's start cell, its new cell.
