@@ -637,6 +637,9 @@ end
 --- still being solved (on `boxls/settled`); says why there is nothing to play.
 function M.open()
   boxls.on_solved_maze('; it plays when solved', 'nothing to play: no maze under the cursor', function(client, bufnr, state, retry)
+    if state.format == 'xsb' then
+      return notify('nothing to play: :BoxPlay plays .box mazes; a Sokoban level plays in the VS Code preview or as `boxls render --animate`')
+    end
     if state.status ~= 'solved' then
       return notify('nothing to play: ' .. boxls.why_no_solution(bufnr, state))
     end
