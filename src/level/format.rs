@@ -81,7 +81,7 @@ fn rewrite_row(row: &str, run_length: RunLength) -> String {
 }
 
 /// The edit that writes one level's board rows expanded or compressed, one row per
-/// line (as [`format`] does for the whole file); `None` when every row is written that
+/// line (as [`format()`] does for the whole file); `None` when every row is written that
 /// way already, or for [`RunLength::Keep`]. A row with a problem stays as written.
 pub fn board_edit(text: &str, level: &Level, run_length: RunLength) -> Option<TextEdit> {
     if run_length == RunLength::Keep {

@@ -195,7 +195,7 @@ fn solution_change(text: &str, level: &Level, status: &LevelStatus) -> Option<Te
     })
 }
 
-/// Every level's [`INSERT_LEVEL_SOLUTION`] edit.
+/// Every level's *Insert solution* edit.
 pub fn all_level_solution_edits(file: &LevelFile, statuses: &[LevelStatus]) -> Vec<TextEdit> {
     file.levels()
         .iter()
