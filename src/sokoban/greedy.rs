@@ -1,6 +1,8 @@
 //! The fast mode's first search: best-first on the matching bound over positions
-//! (boxes, player region normalised to its smallest cell). It prunes only provably lost
-//! positions, so running out of positions proves the level unsolvable.
+//! (boxes, player region normalised to its smallest cell), with PI-corral pruning.
+//! That pruning keeps some solution but may drop positions that are not lost, so only
+//! the complete search (provably lost positions pruned, nothing else) running out of
+//! positions proves the level unsolvable.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -23,10 +25,41 @@ pub enum Greedy {
 /// to dive, small enough that among near-equal bounds shorter paths come first.
 const WEIGHT: u64 = 5;
 
+/// Searches with PI-corral pruning first; when that search runs out of positions
+/// after pruning some, it proves nothing, and the complete search runs on the time left.
 pub fn search(
     board: &Board,
     boxes: &[u16],
     player: usize,
+    budget: &mut Budget<'_>,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Greedy {
+    match run(board, boxes, player, true, budget, on_event) {
+        (Greedy::Exhausted, true) => run(board, boxes, player, false, budget, on_event).0,
+        (answer, _) => answer,
+    }
+}
+
+/// One best-first search; also whether PI-corral pruning removed any push.
+fn run(
+    board: &Board,
+    boxes: &[u16],
+    player: usize,
+    corrals: bool,
+    budget: &mut Budget<'_>,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> (Greedy, bool) {
+    let mut pruned = false;
+    let answer = best_first(board, boxes, player, corrals, &mut pruned, budget, on_event);
+    (answer, pruned)
+}
+
+fn best_first(
+    board: &Board,
+    boxes: &[u16],
+    player: usize,
+    corrals: bool,
+    pruned: &mut bool,
     budget: &mut Budget<'_>,
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Greedy {
@@ -76,7 +109,7 @@ pub fn search(
         } else {
             usize::from(table.player[node as usize])
         };
-        expander.expand(board, &position, at, true);
+        *pruned |= expander.expand(board, &position, at, true, corrals);
         let pushes = table.pushes[node as usize] + 1;
         let base = zobrist.boxes(&position);
         for child in &expander.children {
