@@ -25,6 +25,12 @@ pub enum Greedy {
 /// to dive, small enough that among near-equal bounds shorter paths come first.
 const WEIGHT: u64 = 5;
 
+/// The heap's last key: among equal priorities and bounds the newest position comes
+/// first (a dive on ties, instead of the oldest first).
+fn newest_first(id: u32) -> u32 {
+    u32::MAX - id
+}
+
 /// Searches with PI-corral pruning first; when that search runs out of positions
 /// after pruning some, it proves nothing, and the complete search runs on the time left.
 pub fn search(
@@ -87,12 +93,13 @@ fn best_first(
         return Greedy::Found(Vec::new());
     }
     let mut open = BinaryHeap::new();
-    open.push(Reverse((u64::from(bound), 0u32, root)));
+    open.push(Reverse((u64::from(bound), 0u32, newest_first(root))));
     let mut expanded: u64 = 0;
     // Expand from the real player cell of the root; later nodes' regions are normalised,
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
-    while let Some(Reverse((_, _, node))) = open.pop() {
+    while let Some(Reverse((_, _, order))) = open.pop() {
+        let node = newest_first(order);
         expanded += 1;
         let progress = Progress {
             positions: table.len() as u64,
@@ -131,7 +138,7 @@ fn best_first(
                 return Greedy::Found(table.pushes_to(id));
             }
             let priority = WEIGHT * u64::from(child.bound) + u64::from(pushes);
-            open.push(Reverse((priority, child.bound, id)));
+            open.push(Reverse((priority, child.bound, newest_first(id))));
         }
     }
     Greedy::Exhausted
