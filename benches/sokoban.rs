@@ -9,6 +9,9 @@
 //! level), `BOXLS_SOKOBAN_PEER=0` (skip soukoban), `BOXLS_SOKOBAN_LEVELS=1-20` (a
 //! range, 1-based), `BOXLS_SOKOBAN_XSOKOBAN_60=1` (also XSokoban, fast mode, 60 s, both
 //! solvers). One search at a time on one core; the machine is shared, so times are noisy.
+//! Each level's line and each table also give the positions our search stored, as last
+//! reported by its progress events (every 32,768 expansions): a count that does not
+//! depend on the clock, for comparing techniques on the levels both variants solve.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -39,6 +42,8 @@ struct Run {
     peak_rss: u64,
     /// Pushes, when the solver claims push-optimality.
     optimal_pushes: Option<u32>,
+    /// Positions searched as last reported (every 32,768 expansions; ours only).
+    positions: u64,
 }
 
 #[derive(Default)]
@@ -47,6 +52,7 @@ struct Tally {
     within_limit: usize,
     seconds: f64,
     peak_rss: u64,
+    positions: u64,
 }
 
 impl Tally {
@@ -59,6 +65,7 @@ impl Tally {
         }
         self.seconds += run.seconds;
         self.peak_rss = self.peak_rss.max(run.peak_rss);
+        self.positions += run.positions;
     }
 }
 
@@ -94,7 +101,11 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
     reset_peak();
     let start = Instant::now();
     let mut first: Option<f64> = None;
+    let mut positions = 0;
     let (outcome, _) = sokoban::solve_measured(puzzle, mode, &limits, &stop, &mut |event| {
+        if let Event::Progress(p) = event {
+            positions = positions.max(p.positions);
+        }
         if let Event::Improved(_) = event {
             first.get_or_insert(start.elapsed().as_secs_f64());
             if mode == Mode::Fast && !improve {
@@ -114,6 +125,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
             seconds,
             peak_rss: peak_rss(),
             optimal_pushes: None,
+            positions,
         };
     };
     let replay = sokoban::replay(puzzle, &s.lurd);
@@ -131,6 +143,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
         seconds,
         peak_rss: peak_rss(),
         optimal_pushes: s.optimal.then_some(s.pushes),
+        positions,
     }
 }
 
@@ -200,6 +213,7 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
                 seconds,
                 peak_rss: peak,
                 optimal_pushes: optimal,
+                positions: 0,
             }
         }
         _ => Run {
@@ -207,6 +221,7 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
             seconds: seconds.min(limit.as_secs_f64()),
             peak_rss: peak,
             optimal_pushes: None,
+            positions: 0,
         },
     }
 }
@@ -237,9 +252,10 @@ fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer
         let a = ours(puzzle, mode, limit);
         mine.add(&a);
         let mut line = format!(
-            "  {name} {mode:?} level {}: boxls {}",
+            "  {name} {mode:?} level {}: boxls {} ({}k positions)",
             index + 1,
-            a.solved_in.map_or("-".to_string(), |t| format!("{t:.2}s"))
+            a.solved_in.map_or("-".to_string(), |t| format!("{t:.2}s")),
+            a.positions / 1000
         );
         if with_peer {
             let b = peer(puzzle, mode, limit);
@@ -272,6 +288,11 @@ fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer
     println!("| collection | mode | solver | solved ≤ 1 s | solved ≤ {limit_s} s | total time | peak RSS |");
     println!("|---|---|---|---|---|---|---|");
     row("boxls", &mine);
+    println!(
+        "boxls positions searched (as last reported, 32,768 at a time): {}k in {:.1} s",
+        mine.positions / 1000,
+        mine.seconds
+    );
     if with_peer {
         row("soukoban 0.1.5", &theirs);
         println!(

@@ -86,7 +86,7 @@ pub fn search(
         }
         position.clear();
         position.extend_from_slice(table.boxes(node));
-        expander.expand(board, &position, usize::from(table.player[i]), false);
+        expander.expand(board, &position, usize::from(table.player[i]), false, false);
         let base = zobrist.boxes(&position);
         for child in &expander.children {
             let cost = (pushes + 1, moves + child.walk + 1);

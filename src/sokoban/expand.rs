@@ -1,7 +1,7 @@
 //! Successor generation shared by both searches: every push the player can reach,
 //! minus those onto dead squares, into freeze deadlocks or into positions whose
 //! boxes cannot all be matched to goals; each child comes with its walking cost and
-//! its lower bound.
+//! its lower bound. For the fast search, optionally only one PI corral's pushes.
 
 use super::board::Board;
 use super::freeze::{frozen_off_goal, BOX, EMPTY};
@@ -30,6 +30,18 @@ pub struct Expander {
     pub children: Vec<Child>,
     pub child_boxes: Vec<u16>,
     scratch: Vec<u16>,
+    corrals: Corrals,
+}
+
+/// Scratch space of the PI-corral test: per cell, the stamp of the corral area it was
+/// flooded into and of the corral whose barrier it is a box of.
+struct Corrals {
+    area: Vec<u32>,
+    barrier: Vec<u32>,
+    generation: u32,
+    stack: Vec<usize>,
+    cells: Vec<usize>,
+    boxes: Vec<usize>,
 }
 
 impl Expander {
@@ -42,6 +54,14 @@ impl Expander {
             children: Vec::new(),
             child_boxes: Vec::new(),
             scratch: Vec::new(),
+            corrals: Corrals {
+                area: vec![0; board.len()],
+                barrier: vec![0; board.len()],
+                generation: 0,
+                stack: Vec::new(),
+                cells: Vec::new(),
+                boxes: Vec::new(),
+            },
         }
     }
 
@@ -64,8 +84,17 @@ impl Expander {
     }
 
     /// Fills [`Expander::children`] with the pushes available from `boxes`/`player`.
-    /// `regions`: also work out each child's normalised player cell.
-    pub fn expand(&mut self, board: &Board, boxes: &[u16], player: usize, regions: bool) {
+    /// `regions`: also work out each child's normalised player cell. `corrals`: keep
+    /// only the pushes of one PI corral's barrier, when there is one (see
+    /// [`Expander::pi_corral`]); returns whether that removed any push.
+    pub fn expand(
+        &mut self,
+        board: &Board,
+        boxes: &[u16],
+        player: usize,
+        regions: bool,
+        corrals: bool,
+    ) -> bool {
         self.children.clear();
         self.child_boxes.clear();
         self.place(boxes, BOX);
@@ -91,7 +120,144 @@ impl Expander {
                 self.occupancy[from] = BOX;
             }
         }
+        let pruned = corrals && self.pi_corral(board, boxes);
         self.place(boxes, EMPTY);
+        pruned
+    }
+
+    /// PI-corral pruning (Junghanns and Schaeffer). A corral is a connected area of
+    /// empty floor the player cannot reach; its barrier, the boxes next to it. It is a
+    /// PI corral when every push of a barrier box the player can make goes into the
+    /// area (I) and every push of a barrier box into the area is one the player can
+    /// make (P): the player must enter it eventually, only through those pushes, so
+    /// they can come first. Pushes into dead squares or freeze deadlocks (not among
+    /// the children) are never part of a solution and count as impossible. A corral
+    /// with nothing to do (barrier on goals, no goal inside) is skipped. Of the PI
+    /// corrals, the one with the fewest pushes wins, and only its pushes stay (none: a
+    /// corral deadlock). Safe for finding a solution, not for proving there is none:
+    /// the caller treats a search exhausted with it as inconclusive.
+    fn pi_corral(&mut self, board: &Board, boxes: &[u16]) -> bool {
+        let c = &mut self.corrals;
+        if c.generation > u32::MAX - 8 * boxes.len() as u32 - 8 {
+            c.area.iter_mut().for_each(|s| *s = 0);
+            c.barrier.iter_mut().for_each(|s| *s = 0);
+            c.generation = 0;
+        }
+        // Every area flooded in this call has a stamp above `base`.
+        let base = c.generation;
+        let everything_matters = board.goals.len() == boxes.len();
+        let mut best: Option<(usize, u32)> = None;
+        for &b in boxes {
+            let b = usize::from(b);
+            for dir in 0..4 {
+                let start = board.step(b, dir);
+                if !board.floor[start]
+                    || self.occupancy[start] != EMPTY
+                    || self.reach.reached(start)
+                    || c.area[start] > base
+                {
+                    continue;
+                }
+                c.generation += 1;
+                let generation = c.generation;
+                c.cells.clear();
+                c.boxes.clear();
+                c.stack.clear();
+                c.stack.push(start);
+                c.area[start] = generation;
+                let mut has_goal = false;
+                while let Some(cell) = c.stack.pop() {
+                    c.cells.push(cell);
+                    has_goal |= board.goal[cell];
+                    for d in 0..4 {
+                        let to = board.step(cell, d);
+                        if !board.floor[to] {
+                            continue;
+                        }
+                        if self.occupancy[to] == EMPTY {
+                            if c.area[to] != generation {
+                                c.area[to] = generation;
+                                c.stack.push(to);
+                            }
+                        } else if c.barrier[to] != generation {
+                            c.barrier[to] = generation;
+                            c.boxes.push(to);
+                        }
+                    }
+                }
+                let busy =
+                    has_goal && everything_matters || c.boxes.iter().any(|&x| !board.goal[x]);
+                if !busy {
+                    continue;
+                }
+                // P: every push of a barrier box into the area can be made.
+                let p = c.boxes.iter().all(|&x| {
+                    (0..4).all(|d| {
+                        let to = board.step(x, d);
+                        c.area[to] != generation
+                            || !board.live[to]
+                            || self.reach.reached(board.step(x, d ^ 1))
+                    })
+                });
+                if !p {
+                    continue;
+                }
+                // I: every push of a barrier box the player can make goes into the area.
+                let mut count = 0u32;
+                let mut inward = true;
+                for child in &self.children {
+                    let from = usize::from(child.push.0);
+                    if c.barrier[from] != generation {
+                        continue;
+                    }
+                    if c.area[board.step(from, usize::from(child.push.1))] != generation {
+                        inward = false;
+                        break;
+                    }
+                    count += 1;
+                }
+                if inward && best.is_none_or(|(_, n)| count < n) {
+                    best = Some((c.cells[0], count));
+                }
+            }
+        }
+        let Some((cell, _)) = best else {
+            return false;
+        };
+        // Mark the winner's barrier again (its stamps may have been overwritten).
+        self.mark_barrier(board, cell);
+        let c = &self.corrals;
+        let generation = c.generation;
+        let before = self.children.len();
+        self.children
+            .retain(|child| c.barrier[usize::from(child.push.0)] == generation);
+        self.children.len() < before
+    }
+
+    /// Floods the area at `start` once more under a fresh stamp, marking its barrier.
+    fn mark_barrier(&mut self, board: &Board, start: usize) {
+        let c = &mut self.corrals;
+        c.generation += 1;
+        let generation = c.generation;
+        c.stack.clear();
+        c.stack.push(start);
+        c.area[start] = generation;
+        while let Some(cell) = c.stack.pop() {
+            for d in 0..4 {
+                let to = board.step(cell, d);
+                if !board.floor[to] {
+                    continue;
+                }
+                if self.occupancy[to] == EMPTY {
+                    if c.area[to] != generation {
+                        c.area[to] = generation;
+                        c.stack.push(to);
+                    }
+                } else {
+                    c.barrier[to] = generation;
+                }
+            }
+        }
     }
 
     #[allow(clippy::too_many_arguments)]

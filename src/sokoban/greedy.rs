@@ -1,6 +1,8 @@
 //! The fast mode's first search: best-first on the matching bound over positions
-//! (boxes, player region normalised to its smallest cell). It prunes only provably lost
-//! positions, so running out of positions proves the level unsolvable.
+//! (boxes, player region normalised to its smallest cell), with PI-corral pruning.
+//! That pruning keeps some solution but may drop positions that are not lost, so only
+//! the complete search (provably lost positions pruned, nothing else) running out of
+//! positions proves the level unsolvable.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -23,10 +25,47 @@ pub enum Greedy {
 /// to dive, small enough that among near-equal bounds shorter paths come first.
 const WEIGHT: u64 = 5;
 
+/// The heap's last key: among equal priorities and bounds the newest position comes
+/// first (a dive on ties, instead of the oldest first).
+fn newest_first(id: u32) -> u32 {
+    u32::MAX - id
+}
+
+/// Searches with PI-corral pruning first; when that search runs out of positions
+/// after pruning some, it proves nothing, and the complete search runs on the time left.
 pub fn search(
     board: &Board,
     boxes: &[u16],
     player: usize,
+    budget: &mut Budget<'_>,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Greedy {
+    match run(board, boxes, player, true, budget, on_event) {
+        (Greedy::Exhausted, true) => run(board, boxes, player, false, budget, on_event).0,
+        (answer, _) => answer,
+    }
+}
+
+/// One best-first search; also whether PI-corral pruning removed any push.
+fn run(
+    board: &Board,
+    boxes: &[u16],
+    player: usize,
+    corrals: bool,
+    budget: &mut Budget<'_>,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> (Greedy, bool) {
+    let mut pruned = false;
+    let answer = best_first(board, boxes, player, corrals, &mut pruned, budget, on_event);
+    (answer, pruned)
+}
+
+fn best_first(
+    board: &Board,
+    boxes: &[u16],
+    player: usize,
+    corrals: bool,
+    pruned: &mut bool,
     budget: &mut Budget<'_>,
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Greedy {
@@ -54,12 +93,13 @@ pub fn search(
         return Greedy::Found(Vec::new());
     }
     let mut open = BinaryHeap::new();
-    open.push(Reverse((u64::from(bound), 0u32, root)));
+    open.push(Reverse((u64::from(bound), 0u32, newest_first(root))));
     let mut expanded: u64 = 0;
     // Expand from the real player cell of the root; later nodes' regions are normalised,
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
-    while let Some(Reverse((_, _, node))) = open.pop() {
+    while let Some(Reverse((_, _, order))) = open.pop() {
+        let node = newest_first(order);
         expanded += 1;
         let progress = Progress {
             positions: table.len() as u64,
@@ -76,7 +116,7 @@ pub fn search(
         } else {
             usize::from(table.player[node as usize])
         };
-        expander.expand(board, &position, at, true);
+        *pruned |= expander.expand(board, &position, at, true, corrals);
         let pushes = table.pushes[node as usize] + 1;
         let base = zobrist.boxes(&position);
         for child in &expander.children {
@@ -98,7 +138,7 @@ pub fn search(
                 return Greedy::Found(table.pushes_to(id));
             }
             let priority = WEIGHT * u64::from(child.bound) + u64::from(pushes);
-            open.push(Reverse((priority, child.bound, id)));
+            open.push(Reverse((priority, child.bound, newest_first(id))));
         }
     }
     Greedy::Exhausted
