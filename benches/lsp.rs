@@ -649,13 +649,7 @@ async fn ten_megabytes() {
         document.describe(),
         edited + 1
     );
-    let mut client = ready_client().await;
-    let opened = Instant::now();
-    client.open(&document.text, 1).await;
-    client.diagnostics_for(1).await;
-    let first = opened.elapsed();
-    client.settle_version(1).await;
-    let settled = opened.elapsed();
+    let (mut client, first, settled) = open_big(&document).await;
     forget_publications(&mut client);
     let mut toggler = Toggler::every_free_cell(&document, edited);
     let [edit] = medians(BIG_EDITS, async || {
@@ -734,12 +728,7 @@ framing: the extra parse of each message; {}",
         &json!({ "jsonrpc": "2.0", "id": 7, "method": HOVER, "params": on_box }),
     )
     .expect("JSON");
-    let mut client = ready_client().await;
-    let opened = Instant::now();
-    client.open(&document.text, 1).await;
-    client.diagnostics_for(1).await;
-    let first = opened.elapsed();
-    client.settle_version(1).await;
+    let (mut client, first, _) = open_big(&document).await;
     expect_answer(&mut client, HOVER, &on_box).await;
     let [hovered] = medians(BIG_RUNS, async || {
         [round_trip(&mut client, HOVER, &on_box).await]
@@ -764,6 +753,18 @@ framing: the extra parse of each message; {}",
         "  the extra parse's share",
         share(hover_parse, hovered)
     );
+}
+
+/// A fresh client with `document` open and settled; how long from the open to its
+/// first diagnostics, and to settled.
+async fn open_big(document: &Document) -> (Client, Duration, Duration) {
+    let mut client = ready_client().await;
+    let opened = Instant::now();
+    client.open(&document.text, 1).await;
+    client.diagnostics_for(1).await;
+    let first = opened.elapsed();
+    client.settle_version(1).await;
+    (client, first, opened.elapsed())
 }
 
 /// The resident size of a `boxls lsp` process (`BOXLS_BIN`, else this build's) holding

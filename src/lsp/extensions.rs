@@ -11,6 +11,7 @@ use tower_lsp_server::ls_types::{MessageType, Position, Range, TextDocumentIdent
 use super::view::{Dead, View};
 use super::Backend;
 use crate::ide::{self, LevelState, MazeState};
+use crate::maze::{Diagnostic, DiagnosticCode};
 
 /// `boxls/documentText`: the server's copy of a document, for debugging and tests.
 pub const DOCUMENT_TEXT: &str = "boxls/documentText";
@@ -228,15 +229,23 @@ fn level_info(view: &View, state: LevelState) -> MazeInfo {
         moves: state.moves,
         optimal: state.optimal,
         solution: state.solution,
-        recorded: state.recorded.map(|recorded| RecordedInfo {
-            moves: recorded.moves,
-            optimal: recorded.optimal,
-        }),
-        first_error: state.first_error.map(|error| FirstError {
-            range: view.range(error.range),
-            code: error.code.as_str().to_string(),
-            message: error.message,
-        }),
+        recorded: state.recorded.map(recorded_info),
+        first_error: state.first_error.map(|error| first_error(view, error)),
+    }
+}
+
+fn recorded_info(recorded: ide::Recorded) -> RecordedInfo {
+    RecordedInfo {
+        moves: recorded.moves,
+        optimal: recorded.optimal,
+    }
+}
+
+fn first_error<C: DiagnosticCode>(view: &View, error: Diagnostic<C>) -> FirstError {
+    FirstError {
+        range: view.range(error.range),
+        code: error.code.as_str().to_string(),
+        message: error.message,
     }
 }
 
@@ -257,15 +266,8 @@ fn maze_info(view: &View, state: MazeState) -> MazeInfo {
         pushes: state.pushes,
         moves: state.moves,
         solution: state.solution,
-        recorded: state.recorded.map(|recorded| RecordedInfo {
-            moves: recorded.moves,
-            optimal: recorded.optimal,
-        }),
-        first_error: state.first_error.map(|error| FirstError {
-            range: view.range(error.range),
-            code: error.code.as_str().to_string(),
-            message: error.message,
-        }),
+        recorded: state.recorded.map(recorded_info),
+        first_error: state.first_error.map(|error| first_error(view, error)),
     }
 }
 

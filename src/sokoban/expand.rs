@@ -154,37 +154,13 @@ impl Expander {
                 if !board.floor[start]
                     || self.occupancy[start] != EMPTY
                     || self.reach.reached(start)
-                    || c.area[start] > base
+                    || self.corrals.area[start] > base
                 {
                     continue;
                 }
-                c.generation += 1;
+                let has_goal = self.flood_corral(board, start);
+                let c = &self.corrals;
                 let generation = c.generation;
-                c.cells.clear();
-                c.boxes.clear();
-                c.stack.clear();
-                c.stack.push(start);
-                c.area[start] = generation;
-                let mut has_goal = false;
-                while let Some(cell) = c.stack.pop() {
-                    c.cells.push(cell);
-                    has_goal |= board.goal[cell];
-                    for d in 0..4 {
-                        let to = board.step(cell, d);
-                        if !board.floor[to] {
-                            continue;
-                        }
-                        if self.occupancy[to] == EMPTY {
-                            if c.area[to] != generation {
-                                c.area[to] = generation;
-                                c.stack.push(to);
-                            }
-                        } else if c.barrier[to] != generation {
-                            c.barrier[to] = generation;
-                            c.boxes.push(to);
-                        }
-                    }
-                }
                 let busy =
                     has_goal && everything_matters || c.boxes.iter().any(|&x| !board.goal[x]);
                 if !busy {
@@ -225,7 +201,7 @@ impl Expander {
             return false;
         };
         // Mark the winner's barrier again (its stamps may have been overwritten).
-        self.mark_barrier(board, cell);
+        self.flood_corral(board, cell);
         let c = &self.corrals;
         let generation = c.generation;
         let before = self.children.len();
@@ -234,15 +210,22 @@ impl Expander {
         self.children.len() < before
     }
 
-    /// Floods the area at `start` once more under a fresh stamp, marking its barrier.
-    fn mark_barrier(&mut self, board: &Board, start: usize) {
+    /// Floods the empty area at `start` under a fresh stamp: its cells in
+    /// `corrals.cells`, its barrier boxes in `corrals.boxes` (stamped in
+    /// `corrals.barrier`); whether it holds a goal.
+    fn flood_corral(&mut self, board: &Board, start: usize) -> bool {
         let c = &mut self.corrals;
         c.generation += 1;
         let generation = c.generation;
+        c.cells.clear();
+        c.boxes.clear();
         c.stack.clear();
         c.stack.push(start);
         c.area[start] = generation;
+        let mut has_goal = false;
         while let Some(cell) = c.stack.pop() {
+            c.cells.push(cell);
+            has_goal |= board.goal[cell];
             for d in 0..4 {
                 let to = board.step(cell, d);
                 if !board.floor[to] {
@@ -253,11 +236,13 @@ impl Expander {
                         c.area[to] = generation;
                         c.stack.push(to);
                     }
-                } else {
+                } else if c.barrier[to] != generation {
                     c.barrier[to] = generation;
+                    c.boxes.push(to);
                 }
             }
         }
+        has_goal
     }
 
     #[allow(clippy::too_many_arguments)]
