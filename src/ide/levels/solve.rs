@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::LevelFile;
 use crate::level::{parse_lurd, replay, Code, Diagnostic, Level, Position};
 use crate::maze::Severity;
-use crate::sokoban::{self, Limits, Mode, Outcome, Puzzle, Solution};
+use crate::sokoban::{self, Limits, Mode, Outcome, Solution};
 
 /// What is known of one level's solve.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,13 +79,7 @@ pub fn solve_level(
         time: time_limit,
         ..Limits::default()
     };
-    let outcome = sokoban::solve(
-        &puzzle_of(position),
-        Mode::Fast,
-        &limits,
-        cancel,
-        &mut |_| {},
-    );
+    let outcome = sokoban::solve(position, Mode::Fast, &limits, cancel, &mut |_| {});
     let limit_ms = time_limit.as_millis() as u64;
     match outcome {
         Outcome::Solved(solution) => Some(checked(position, &solution)),
@@ -105,17 +99,6 @@ pub fn solve_level(
             },
         )),
         Outcome::Unknown { .. } => Some(LevelStatus::Unknown { limit_ms }),
-    }
-}
-
-fn puzzle_of(position: &Position) -> Puzzle {
-    Puzzle {
-        width: position.width,
-        height: position.height,
-        walls: position.walls.clone(),
-        goals: position.goals.clone(),
-        boxes: position.boxes.clone(),
-        player: position.player,
     }
 }
 

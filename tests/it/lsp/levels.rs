@@ -787,15 +787,8 @@ fn replayed(text: &str, index: usize) -> (u32, u32, bool) {
         .iter()
         .map(|part| &text[part.clone()])
         .collect();
-    let puzzle = boxls::sokoban::Puzzle {
-        width: position.width,
-        height: position.height,
-        walls: position.walls.clone(),
-        goals: position.goals.clone(),
-        boxes: position.boxes.clone(),
-        player: position.player,
-    };
-    boxls::sokoban::replay(&puzzle, &lurd).expect("a legal solution")
+    // A level's position is the solver's puzzle (one type).
+    boxls::sokoban::replay(&position, &lurd).expect("a legal solution")
 }
 
 async fn lens_titles(client: &mut Client, uri: &str) -> Vec<String> {

@@ -231,8 +231,8 @@ class Preview implements vscode.Disposable {
     }
     let answer: unknown;
     try {
-      // No frames: the webview replays the move string from the start (big answers
-      // stay small).
+      // No frames: the server's per-move steps and pushes instead (big answers stay
+      // small); the webview only indexes them.
       answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false });
     } catch (err) {
       if (this.current(seq, document, version)) {
