@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::tokens::DEAD;
+use super::tokens::TOKEN_MODIFIERS;
 use super::{FileView, MazeStatus, Options, Token};
 use crate::maze::{parse, Grid, ParsedFile};
 use crate::solver;
@@ -61,8 +61,13 @@ pub fn shown_tokens(text: &str, tokens: &[Token]) -> String {
     let shown: Vec<String> = tokens
         .iter()
         .map(|t| {
-            let dead = if t.modifiers & DEAD != 0 { " dead" } else { "" };
-            format!("{:?} {:?}{dead}", &text[t.range.clone()], t.kind)
+            let modifiers: String = TOKEN_MODIFIERS
+                .iter()
+                .enumerate()
+                .filter(|(bit, _)| t.modifiers & (1 << bit) != 0)
+                .map(|(_, name)| format!(" {name}"))
+                .collect();
+            format!("{:?} {:?}{modifiers}", &text[t.range.clone()], t.kind)
         })
         .collect();
     shown.join("\n")

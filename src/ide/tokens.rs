@@ -25,9 +25,12 @@ pub const TOKEN_KINDS: [&str; 9] = [
     "rock", "free", "player", "box", "target", "number", "comment", "walk", "push",
 ];
 /// Modifier names; bit `i` of [`Token::modifiers`] is the `i`th.
-pub const TOKEN_MODIFIERS: [&str; 1] = ["dead"];
+pub const TOKEN_MODIFIERS: [&str; 2] = ["dead", "onGoal"];
 /// The `dead` modifier's bit, for `.box` and Sokoban documents alike.
 pub(super) const DEAD: u32 = 1;
+/// The `onGoal` modifier's bit: a Sokoban level's `*` box and `+` player stand on a
+/// goal (a `.box` maze has no such letters).
+pub(super) const ON_GOAL: u32 = 2;
 
 /// One token: a byte range within one line.
 #[derive(Debug, Clone, PartialEq, Eq)]

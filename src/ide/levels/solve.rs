@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::LevelFile;
 use crate::level::{parse_lurd, replay, Code, Diagnostic, Level, Position};
-use crate::maze::Severity;
+use crate::maze::{plural, Severity};
 use crate::sokoban::{self, Limits, Mode, Outcome, Solution};
 
 /// What is known of one level's solve.
@@ -154,7 +154,11 @@ pub(super) fn hint(status: &LevelStatus) -> Option<String> {
             ..
         } => {
             let proved = if *optimal { " (optimal)" } else { "" };
-            format!("{pushes} pushes · {moves} moves{proved}")
+            format!(
+                "{} · {}{proved}",
+                plural(u64::from(*pushes), "push", "pushes"),
+                plural(u64::from(*moves), "move", "moves")
+            )
         }
         LevelStatus::Unsolvable => "unsolvable".to_string(),
         LevelStatus::Unknown { limit_ms } => format!("unknown after {}", seconds(*limit_ms)),
@@ -231,7 +235,7 @@ mod tests {
     fn a_level_with_an_error_or_a_static_deadlock_is_not_solved() {
         check(
             "#####\n#@$.#\n#####\n\n#######\n#.$$  #\n#.  @ #\n#######\n\n#####\n#@$ #\n#####\n",
-            expect![[r#"hint@5: 1 pushes · 1 moves (optimal)"#]],
+            expect![[r#"hint@5: 1 push · 1 move (optimal)"#]],
         );
     }
 

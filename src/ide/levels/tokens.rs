@@ -1,14 +1,15 @@
 //! Semantic tokens of a Sokoban document, in the one legend `.box` uses: each board
 //! cell by what is on it (`#` rock, floor free, `.` target, `$` `*` box, `@` `+`
-//! player; a run-length token such as `4#` is one token), dead squares with the `dead`
-//! modifier as for `.box`, `;`/`::` comment lines, and a recorded solution's moves
+//! player, `*` and `+` also `onGoal`; a run-length token such as `4#` is one token),
+//! dead squares with the `dead` modifier as for `.box`, `;`/`::` comment lines, and a
+//! recorded solution's moves
 //! (`u d l r` walk, `U D L R` push, counts as numbers). Only the lines of the asked
 //! range are looked at.
 
 use std::ops::Range;
 
 use super::{dead_of, LevelFile};
-use crate::ide::tokens::DEAD;
+use crate::ide::tokens::{DEAD, ON_GOAL};
 use crate::ide::{line_end, line_start, Token, TokenKind};
 use crate::level::{Cell, Level};
 use crate::maze::line_spans;
@@ -51,7 +52,8 @@ fn board_tokens(file: &LevelFile, level: &Level, lines: &Range<usize>, out: &mut
             continue;
         };
         let is_dead = dead.as_ref().is_some_and(|dead| dead[cell]);
-        let modifiers = if is_dead { DEAD } else { 0 };
+        let on_goal = matches!(board.cells[cell], Cell::BoxOnGoal | Cell::PlayerOnGoal);
+        let modifiers = if is_dead { DEAD } else { 0 } | if on_goal { ON_GOAL } else { 0 };
         match &mut run {
             // The other cells of a run-length token: already in its token.
             Some(token) if token.range.end > span.start => {}
@@ -173,7 +175,7 @@ mod tests {
                 "#" Rock
                 " " Free dead
                 " " Free
-                "*" Box
+                "*" Box onGoal
                 " " Free
                 " " Free dead
                 "#" Rock
@@ -196,6 +198,28 @@ mod tests {
             "." Target
             "#" Rock
             "4#" Rock"##]],
+        );
+    }
+
+    #[test]
+    fn a_box_or_player_on_a_goal_is_on_goal() {
+        check(
+            "######\n#+$* #\n#  . #\n######\n",
+            expect![[r########"
+                "######" Rock
+                "#" Rock
+                "+" Player onGoal
+                "$" Box
+                "*" Box onGoal
+                " " Free dead
+                "#" Rock
+                "#" Rock
+                " " Free dead
+                " " Free
+                "." Target
+                " " Free dead
+                "#" Rock
+                "######" Rock"########]],
         );
     }
 }

@@ -40,6 +40,8 @@ M.TOKEN_TYPES = {
 --- (`@lsp.typemod.<type>.<modifier>.box`), checked against the legend too.
 M.TOKEN_MODIFIERS = {
   dead = { free = 'BoxlsDead', box = 'BoxlsDead', player = 'BoxlsDead' },
+  -- A Sokoban `*`: drawn in the goal's colour, as Sokoban programs draw a placed box.
+  onGoal = { box = 'BoxlsTarget' },
 }
 
 --- How `vim.diagnostic` shows boxls' diagnostics unless `setup({ diagnostics = ... })`

@@ -71,7 +71,7 @@ export function previewHtml(r: PageResources): string {
     <ul id="legend" aria-label="Legend">
       <li><span class="swatch rock"></span>rock</li>
       <li><span class="swatch floor"></span>floor</li>
-      <li><span class="swatch floor target"></span>target</li>
+      <li><span class="swatch floor target"></span><span id="target-name">target</span></li>
       <li><span class="swatch floor dead"></span>dead square</li>
       <li><span class="swatch floor trail"></span><span id="trail-name">box's trail</span></li>
       <li><span class="swatch floor box"></span>box</li>

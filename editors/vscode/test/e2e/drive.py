@@ -512,7 +512,10 @@ def step_level_preview(wb: Workbench, boxls: str):
     if drawn_boxes != boxes or (board["rows"], board["cols"]) != (len(rows), max(map(len, rows))) or tuple(board["player"]) != player:
         raise Failure(f"the preview should start Level 1 as the file says (boxes {sorted(boxes)}, player {player}): {sorted(drawn_boxes)}, {board}")
     check_level_drawn(frame, rows, player, boxes, goals)
-    wb.ok(f"the preview draws Level 1 (Warehouse) at the start: {len(boxes)} boxes where the file has them, {start}", "level-preview-start")
+    legend = frame.locator("#legend").inner_text()
+    if "goal" not in legend or "target" in legend or "boxes' trail" not in legend:
+        raise Failure(f"a level's legend should say goal and boxes' trail: {legend!r}")
+    wb.ok(f"the preview draws Level 1 (Warehouse) at the start: {len(boxes)} boxes where the file has them, {start}; the legend says goal", "level-preview-start")
 
     frame.locator("#board").click()
     wb.page.keyboard.press("End")

@@ -74,6 +74,7 @@ const difficultyLegend = byId<HTMLParagraphElement>('difficulty-legend');
 const difficultyRange = byId<HTMLSpanElement>('difficulty-range');
 const tip = byId<HTMLDivElement>('cell-tip');
 const trailName = byId<HTMLSpanElement>('trail-name');
+const targetName = byId<HTMLSpanElement>('target-name');
 
 const painter = new BoardPainter(canvas);
 
@@ -192,6 +193,8 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   // A level has many boxes: the view follows the player, the trail is all the boxes'.
   const many = next.boxes.length > 1;
   trailName.textContent = many ? "boxes' trail" : "box's trail";
+  // A level's `.` is a goal (its own word in Sokoban), a maze's `T` a target.
+  targetName.textContent = next.format === 'sokoban' ? 'goal' : 'target';
   followButton.title = many ? 'Follow the player (B)' : 'Follow the box (B)';
   followButton.setAttribute('aria-label', many ? 'Follow the player' : 'Follow the box');
   canvas.dataset.rows = String(next.rows);
