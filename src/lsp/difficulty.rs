@@ -4,50 +4,21 @@
 //! request waiting for it ends with `ContentModified` once its maze is edited or its
 //! document closed (`maze_watch.rs`).
 
-use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
-use tower_lsp_server::ls_types::{
-    Hover, HoverContents, MarkupContent, Position, TextDocumentIdentifier, Uri,
-};
+use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, Position, Uri};
 
 use super::design::{Answer, Question};
 use super::grid_key::GridKey;
 use super::hover;
 use super::maze_watch::{fingerprint, Watched};
+use super::protocol::{
+    Difficulty as DifficultyRequest, DifficultyParams, DifficultyResult, Request,
+};
 use super::view::{Dead, View};
 use super::Backend;
 use crate::design::{Difficulty, MAX_CELLS};
 use crate::ide::{cell_at, cell_hover};
-
-/// `boxls/difficulty`: the difficulty map of the maze at a position.
-pub const DIFFICULTY: &str = "boxls/difficulty";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DifficultyParams {
-    pub text_document: TextDocumentIdentifier,
-    pub position: Position,
-}
-
-/// For each cell, the optimum if the box started there (the maze's S and T kept).
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DifficultyResult {
-    pub version: i32,
-    pub maze: usize,
-    pub rows: usize,
-    pub cols: usize,
-    /// One string per row, one letter per cell: `#` rock, `S` the player's start, `T`
-    /// the target, `x` free but unsolvable with the box there, `.` solvable.
-    pub kinds: Vec<String>,
-    /// Per row, per cell: the optimal pushes with the box there (`null` unless `.`).
-    pub pushes: Vec<Vec<Option<u64>>>,
-    /// Likewise the optimal moves.
-    pub moves: Vec<Vec<Option<u64>>>,
-    /// The most pushes of any cell (0 when none is solvable).
-    pub max_pushes: u64,
-}
 
 fn letter(difficulty: Difficulty) -> char {
     match difficulty {
@@ -189,39 +160,39 @@ impl Backend {
         };
         Ok(with_line(hover, line))
     }
+}
 
-    /// `boxls/difficulty`; `ContentModified` if the maze is edited, or the document
-    /// closed, while its map is awaited (the answer's `version` and `maze` would no
-    /// longer hold).
-    pub(super) async fn difficulty(
-        &self,
-        params: DifficultyParams,
-    ) -> Result<Option<DifficultyResult>> {
-        let uri = &params.text_document.uri;
-        let (changes, view) = self.state().changes_and_view(uri).await?;
-        let Some(target) = map_target(&view, view.offset(params.position), false) else {
-            return Ok(None);
-        };
-        match self.map_of(uri, &target, changes).await? {
-            Some(Answer::Map(map)) => {
-                let grid = target.key.grid();
-                self.guarded(DIFFICULTY, || {
-                    Some(result(
-                        view.version,
-                        target.maze,
-                        grid.rows,
-                        grid.cols,
-                        &map,
-                    ))
-                })
-            }
-            Some(Answer::Failed(message)) => Err(Error {
-                code: ErrorCode::InternalError,
-                message: message.to_string().into(),
-                data: None,
-            }),
-            _ => Err(Error::internal_error()),
+/// `boxls/difficulty`; `ContentModified` if the maze is edited, or the document
+/// closed, while its map is awaited (the answer's `version` and `maze` would no
+/// longer hold).
+pub(super) async fn difficulty(
+    backend: &Backend,
+    params: DifficultyParams,
+) -> Result<Option<DifficultyResult>> {
+    let uri = &params.text_document.uri;
+    let (changes, view) = backend.state().changes_and_view(uri).await?;
+    let Some(target) = map_target(&view, view.offset(params.position), false) else {
+        return Ok(None);
+    };
+    match backend.map_of(uri, &target, changes).await? {
+        Some(Answer::Map(map)) => {
+            let grid = target.key.grid();
+            backend.guarded(DifficultyRequest::METHOD, || {
+                Some(result(
+                    view.version,
+                    target.maze,
+                    grid.rows,
+                    grid.cols,
+                    &map,
+                ))
+            })
         }
+        Some(Answer::Failed(message)) => Err(Error {
+            code: ErrorCode::InternalError,
+            message: message.to_string().into(),
+            data: None,
+        }),
+        _ => Err(Error::internal_error()),
     }
 }
 

@@ -1,185 +1,19 @@
-//! The `boxls/*` requests: boxls's own part of the protocol, with typed `serde` params
-//! and results. The manual (docs/src/user/custom-requests.md) documents each as a TypeScript interface, and
-//! `tests/it/lsp/extensions.rs` checks those interfaces against the types here.
-//!
-//! Editors read these fields; they never match the server's English.
+//! The handlers of the `boxls/*` requests (but `boxls/difficulty`, in `difficulty`)
+//! and their answers built from a document's view; the methods and their types are
+//! `protocol`'s.
 
-use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::{MessageType, Position, Range, TextDocumentIdentifier, Uri};
+use tower_lsp_server::ls_types::{MessageType, Position, Uri};
 
+use super::protocol::{
+    DocumentTextParams, FirstError, FrameInfo, Maze, MazeInfo, MazeParams, Mazes, MazesParams,
+    MazesResult, RecordedInfo, Replay, ReplayParams, ReplayResult, Request, SettledParams,
+    SettledResult, UnreadableChangeParams,
+};
 use super::view::{Dead, View};
 use super::Backend;
 use crate::ide::{self, LevelState, MazeState};
 use crate::maze::{Diagnostic, DiagnosticCode};
-
-/// `boxls/documentText`: the server's copy of a document, for debugging and tests.
-pub const DOCUMENT_TEXT: &str = "boxls/documentText";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DocumentTextParams {
-    pub text_document: TextDocumentIdentifier,
-    /// Check the copy against its rope and a full parse first (the default).
-    #[serde(default = "yes")]
-    pub check: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// `boxls/settled`: waits until the document's current version is solved and its
-/// diagnostics are published. `published` counts every `publishDiagnostics` sent for
-/// the document so far (the answer may overtake the last of them: a client waits
-/// until it has seen that many). Tests and tools wait on this instead of a timer.
-pub const SETTLED: &str = "boxls/settled";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SettledParams {
-    pub text_document: TextDocumentIdentifier,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SettledResult {
-    pub version: i32,
-    pub published: u64,
-}
-
-/// `boxls/maze`: the state of the maze at a position, as data.
-pub const MAZE: &str = "boxls/maze";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MazeParams {
-    pub text_document: TextDocumentIdentifier,
-    pub position: Position,
-}
-
-/// One maze's state (see [`ide::MazeState`]).
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MazeInfo {
-    pub version: i32,
-    /// `"box"` for a `.box` maze, `"xsb"` for a Sokoban level (`.xsb`, `.sok`).
-    pub format: &'static str,
-    /// 1-based: Maze #k, or Level k.
-    pub maze: usize,
-    /// A level's title (`None` for a `.box` maze or an untitled level).
-    pub title: Option<String>,
-    pub boxes: usize,
-    pub header_line: u32,
-    pub last_line: u32,
-    pub rows: usize,
-    pub cols: usize,
-    /// `"solved" | "solving" | "unsolvable" | "invalid" | "tooLarge" | "timedOut" |
-    /// "failed"`: [`ide::StateKind::as_str`], the one list of them.
-    pub status: &'static str,
-    pub reason: Option<String>,
-    pub pushes: Option<u64>,
-    pub moves: Option<u64>,
-    /// Whether `pushes` and `moves` are proved fewest (when solved: a `.box` maze's
-    /// always are, a level's when the solver proved it).
-    pub optimal: Option<bool>,
-    pub solution: Option<String>,
-    pub recorded: Option<RecordedInfo>,
-    pub first_error: Option<FirstError>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RecordedInfo {
-    pub moves: String,
-    pub optimal: bool,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FirstError {
-    pub range: Range,
-    pub code: String,
-    pub message: String,
-}
-
-/// `boxls/mazes`: every maze of a document.
-pub const MAZES: &str = "boxls/mazes";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MazesParams {
-    pub text_document: TextDocumentIdentifier,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MazesResult {
-    pub version: i32,
-    pub mazes: Vec<MazeInfo>,
-}
-
-/// `boxls/replay`: the solved maze at a position, frame by frame, for the editors'
-/// previews. The answer carries the document version it was computed for, so a
-/// preview can drop an answer older than what it shows.
-pub const REPLAY: &str = "boxls/replay";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReplayParams {
-    pub text_document: TextDocumentIdentifier,
-    pub position: Position,
-    /// Send every frame (the default); `false` sends none, and the client replays
-    /// `moves` from `start` (big mazes: the answer stays the size of the board).
-    #[serde(default = "yes")]
-    pub frames: bool,
-}
-
-/// A (row, column) pair, 0-based within the maze.
-pub type Cell = [usize; 2];
-
-/// One shape for a `.box` maze and a Sokoban level (see [`ide::Replay`]): `start` and
-/// `frames` are the one-box view Neovim's player reads; `player`, `boxes`, `goals`,
-/// `steps` and `pushed` describe any number of boxes, and the VS Code preview reads those.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ReplayResult {
-    /// `"box"` or `"sokoban"`: which kind of document the board is from.
-    pub format: &'static str,
-    pub maze: usize,
-    pub title: Option<String>,
-    pub version: i32,
-    pub rows: usize,
-    pub cols: usize,
-    pub cells: Vec<String>,
-    pub moves: String,
-    pub pushes: u64,
-    pub start: FrameInfo,
-    pub frames: Vec<FrameInfo>,
-    pub dead: Vec<Cell>,
-    pub player: Cell,
-    pub boxes: Vec<Cell>,
-    pub goals: Vec<Cell>,
-    pub steps: Vec<usize>,
-    pub pushed: Vec<[usize; 3]>,
-}
-
-#[derive(Debug, Clone, Copy, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FrameInfo {
-    pub player: Cell,
-    #[serde(rename = "box")]
-    pub boxed: Cell,
-}
-
-impl From<ide::Frame> for FrameInfo {
-    fn from(frame: ide::Frame) -> FrameInfo {
-        FrameInfo {
-            player: [frame.player.0, frame.player.1],
-            boxed: [frame.boxed.0, frame.boxed.1],
-        }
-    }
-}
 
 /// The `boxls/maze` answer for the maze (or level) whose lines hold `position`.
 pub fn maze(view: &View, position: Position) -> Option<MazeInfo> {
@@ -314,75 +148,84 @@ pub fn replay(view: &View, position: Position, frames: bool) -> Option<ReplayRes
 /// The longest `boxls/settled` waits (a solve has its own, configurable limit).
 const SETTLED_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 
-impl Backend {
-    pub(super) async fn document_text(&self, params: DocumentTextParams) -> Result<String> {
-        self.state().text(&params.text_document.uri, params.check)
-    }
+pub(super) async fn document_text(backend: &Backend, params: DocumentTextParams) -> Result<String> {
+    backend
+        .state()
+        .text(&params.text_document.uri, params.check)
+}
 
-    pub(super) async fn settled(&self, params: SettledParams) -> Result<SettledResult> {
-        let uri = &params.text_document.uri;
-        let wait = self.state().settled(uri);
-        let version = tokio::time::timeout(SETTLED_WAIT, wait)
-            .await
-            .map_err(|_| Error::internal_error())?
-            .ok_or_else(|| Error::invalid_params("document is not open"))?;
-        let published = self.state().publications(uri);
-        Ok(SettledResult { version, published })
-    }
+pub(super) async fn settled(backend: &Backend, params: SettledParams) -> Result<SettledResult> {
+    let uri = &params.text_document.uri;
+    let wait = backend.state().settled(uri);
+    let version = tokio::time::timeout(SETTLED_WAIT, wait)
+        .await
+        .map_err(|_| Error::internal_error())?
+        .ok_or_else(|| Error::invalid_params("document is not open"))?;
+    let published = backend.state().publications(uri);
+    Ok(SettledResult { version, published })
+}
 
-    pub(super) async fn replay(&self, params: ReplayParams) -> Result<Option<ReplayResult>> {
-        let uri = &params.text_document.uri;
-        let answer = self
-            .with_view(REPLAY, uri, Dead::At(params.position), |view| {
-                replay(view, params.position, params.frames)
-            })
-            .await?;
-        Ok(answer.flatten())
-    }
+pub(super) async fn replay_request(
+    backend: &Backend,
+    params: ReplayParams,
+) -> Result<Option<ReplayResult>> {
+    let uri = &params.text_document.uri;
+    let answer = backend
+        .with_view(Replay::METHOD, uri, Dead::At(params.position), |view| {
+            replay(view, params.position, params.frames)
+        })
+        .await?;
+    Ok(answer.flatten())
+}
 
-    pub(super) async fn maze(&self, params: MazeParams) -> Result<Option<MazeInfo>> {
-        let uri = &params.text_document.uri;
-        self.with_view(MAZE, uri, Dead::Skip, |view| maze(view, params.position))
-            .await?
-            .ok_or_else(|| Error::invalid_params("document is not open"))
-    }
+pub(super) async fn maze_request(
+    backend: &Backend,
+    params: MazeParams,
+) -> Result<Option<MazeInfo>> {
+    let uri = &params.text_document.uri;
+    backend
+        .with_view(Maze::METHOD, uri, Dead::Skip, |view| {
+            maze(view, params.position)
+        })
+        .await?
+        .ok_or_else(|| Error::invalid_params("document is not open"))
+}
 
-    pub(super) async fn mazes(&self, params: MazesParams) -> Result<MazesResult> {
-        let uri = &params.text_document.uri;
-        self.with_view(MAZES, uri, Dead::Skip, mazes)
-            .await?
-            .ok_or_else(|| Error::invalid_params("document is not open"))
+pub(super) async fn mazes_request(backend: &Backend, params: MazesParams) -> Result<MazesResult> {
+    let uri = &params.text_document.uri;
+    backend
+        .with_view(Mazes::METHOD, uri, Dead::Skip, mazes)
+        .await?
+        .ok_or_else(|| Error::invalid_params("document is not open"))
+}
+
+/// A `didChange` that could not be decoded: the document it names is out of sync.
+pub(super) async fn unreadable_change(backend: &Backend, params: UnreadableChangeParams) {
+    let uri = params
+        .uri
+        .as_deref()
+        .and_then(|uri| uri.parse::<Uri>().ok());
+    let problem: std::sync::Arc<str> = params.problem.into();
+    match uri {
+        Some(uri)
+            if backend
+                .state()
+                .mark_out_of_sync(&uri, params.version, problem.clone()) =>
+        {
+            backend.state().lost_sync(&uri, &problem).await;
+        }
+        _ => {
+            let message = format!("{problem}; it names no open document and was dropped");
+            backend.log(MessageType::ERROR, message).await;
+        }
     }
 }
 
-/// What `transport` read of a `didChange` it could not decode.
-#[derive(Debug, Deserialize)]
-pub struct UnreadableChange {
-    uri: Option<String>,
-    version: Option<i32>,
-    problem: String,
-}
-
-impl Backend {
-    /// A `didChange` that could not be decoded: the document it names is out of sync.
-    pub(super) async fn unreadable_change(&self, params: UnreadableChange) {
-        let uri = params
-            .uri
-            .as_deref()
-            .and_then(|uri| uri.parse::<Uri>().ok());
-        let problem: std::sync::Arc<str> = params.problem.into();
-        match uri {
-            Some(uri)
-                if self
-                    .state()
-                    .mark_out_of_sync(&uri, params.version, problem.clone()) =>
-            {
-                self.state().lost_sync(&uri, &problem).await;
-            }
-            _ => {
-                let message = format!("{problem}; it names no open document and was dropped");
-                self.log(MessageType::ERROR, message).await;
-            }
+impl From<ide::Frame> for FrameInfo {
+    fn from(frame: ide::Frame) -> FrameInfo {
+        FrameInfo {
+            player: [frame.player.0, frame.player.1],
+            boxed: [frame.boxed.0, frame.boxed.1],
         }
     }
 }

@@ -3,7 +3,8 @@
 //! One file per feature (`diagnostics`, `inlay_hints`, `code_actions`, `hover`,
 //! `symbols`, `semantic_tokens`, `code_lens`, `formatting`), each an adapter: take a
 //! `view`, call the IDE layer (`crate::ide`), convert back. `server` dispatches each
-//! LSP method to its feature, `extensions` the `boxls/*` requests; `state` holds one
+//! LSP method to its feature; `protocol` names boxls's own methods and their types
+//! and registers their handlers (`extensions`, `difficulty`); `state` holds one
 //! record per open document and the change → solve → publish pipeline; `solves` runs
 //! solves off the request loop, as jobs of `jobs`, the one job table (the design
 //! searches and dead squares are jobs of it too), `level_solves` the Sokoban levels'. The design tools: `design` runs their searches off the
@@ -34,6 +35,7 @@ mod memory;
 mod panics;
 pub mod position;
 mod progress;
+mod protocol;
 mod sections;
 mod semantic_tokens;
 mod server;
@@ -108,7 +110,7 @@ impl SolveGate {
 }
 
 pub use config::schema;
-pub use extensions::{DOCUMENT_TEXT, MAZE, MAZES, REPLAY, SETTLED};
+pub use protocol::CLIENT_METHODS;
 
 /// Serves LSP over any byte streams (stdio in production, pipes in tests) until the
 /// client sends `exit` or closes the input. Returns whether `shutdown` came first
@@ -121,18 +123,11 @@ where
     let shut_down = Arc::new(AtomicBool::new(false));
     let flag = shut_down.clone();
     let mut log_client = None;
-    let (service, socket) = LspService::build(|client| {
+    let service = LspService::build(|client| {
         log_client = Some(client.clone());
         Backend::new(client, options, flag)
-    })
-    .custom_method(DOCUMENT_TEXT, Backend::document_text)
-    .custom_method(REPLAY, Backend::replay)
-    .custom_method(SETTLED, Backend::settled)
-    .custom_method(MAZE, Backend::maze)
-    .custom_method(MAZES, Backend::mazes)
-    .custom_method(difficulty::DIFFICULTY, Backend::difficulty)
-    .custom_method(transport::UNREADABLE_CHANGE, Backend::unreadable_change)
-    .finish();
+    });
+    let (service, socket) = protocol::register(service).finish();
     let (handover, handed_over) = tokio::sync::mpsc::unbounded_channel();
     let service = transport::AnswerInvalid {
         inner: service,

@@ -3,7 +3,7 @@
 //! feature module — every request's work under a panic guard, so a bug answers one
 //! request with an error instead of ending the server. No logic of its own: the
 //! pipeline and the store are `state.rs`'s, negotiation `capabilities.rs`'s, commands
-//! `commands.rs`'s, the `boxls/*` requests `extensions.rs`'s.
+//! `commands.rs`'s, the `boxls/*` requests `protocol.rs`'s.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};

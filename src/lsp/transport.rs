@@ -41,12 +41,8 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Id, Request, Response};
 use tower_lsp_server::ls_types::{DidChangeTextDocumentParams, MessageType};
 use tower_lsp_server::Client;
 
-/// The internal request an invalid message is turned into.
-pub const INVALID_MESSAGE: &str = "boxls/invalidMessage";
-/// The internal notification a `didChange` whose params cannot be read is turned into
-/// (tower-lsp-server would drop it without a word, and the server's copy of the
-/// document would silently stop following the client's).
-pub const UNREADABLE_CHANGE: &str = "boxls/unreadableChange";
+use super::protocol::{Notification, UnreadableChange, UnreadableChangeParams, INVALID_MESSAGE};
+
 /// Larger bodies are refused (a 16M-cell maze is about 17 MB of text).
 const MAX_BODY: usize = 1 << 30;
 /// Of an overlong header line only this much of its end is kept: enough to find a
@@ -241,7 +237,7 @@ fn is_unreadable_change(request: &Request) -> bool {
             .is_none_or(|params| DidChangeTextDocumentParams::deserialize(params).is_err())
 }
 
-/// The [`UNREADABLE_CHANGE`] notification for it: the document and version as far as
+/// The [`UnreadableChange`] notification for it: the document and version as far as
 /// they can be read, and why the change cannot be.
 fn unreadable_change(request: &Request) -> Vec<u8> {
     let params = request.params();
@@ -250,17 +246,21 @@ fn unreadable_change(request: &Request) -> Vec<u8> {
         _ => "a change came without params".to_string(),
     };
     let document = params.and_then(|p| p.get("textDocument"));
+    let params = UnreadableChangeParams {
+        uri: document
+            .and_then(|d| d.get("uri"))
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        version: document
+            .and_then(|d| d.get("version"))
+            .and_then(Value::as_i64)
+            .and_then(|v| i32::try_from(v).ok()),
+        problem,
+    };
     let notification = json!({
         "jsonrpc": "2.0",
-        "method": UNREADABLE_CHANGE,
-        "params": {
-            "uri": document.and_then(|d| d.get("uri")).and_then(Value::as_str),
-            "version": document
-                .and_then(|d| d.get("version"))
-                .and_then(Value::as_i64)
-                .and_then(|v| i32::try_from(v).ok()),
-            "problem": problem,
-        },
+        "method": UnreadableChange::METHOD,
+        "params": params,
     });
     serde_json::to_vec(&notification).unwrap_or_default()
 }

@@ -114,48 +114,84 @@ fn readme_interfaces() -> BTreeMap<String, BTreeMap<String, bool>> {
         .nth(1)
         .and_then(|rest| rest.split("```").next())
         .expect("the custom requests chapter has a ```ts block");
+    interfaces_in(section)
+}
+
+/// The TypeScript `interface` declarations of `source`: name → (top-level field →
+/// optional). Comments are skipped, nested object types belong to their field.
+fn interfaces_in(source: &str) -> BTreeMap<String, BTreeMap<String, bool>> {
+    let code = without_comments(source);
     let mut interfaces = BTreeMap::new();
-    let mut rest = section;
+    let mut rest = code.as_str();
     while let Some(at) = rest.find("interface ") {
         rest = &rest[at + "interface ".len()..];
-        let name = rest.split_whitespace().next().expect("a name").to_string();
-        let body_start = rest.find('{').expect("a body");
+        let name = rest
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .next()
+            .expect("a name")
+            .to_string();
+        let Some(body_start) = rest.find('{') else {
+            break;
+        };
+        let mut fields = BTreeMap::new();
         let mut depth = 0;
-        let mut end = body_start;
+        let mut declaration = String::new();
+        let mut end = rest.len();
         for (i, c) in rest[body_start..].char_indices() {
             match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = body_start + i;
-                        break;
-                    }
-                }
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => depth -= 1,
                 _ => {}
             }
-        }
-        let body = &rest[body_start + 1..end];
-        let mut fields = BTreeMap::new();
-        for declaration in body
-            .lines()
-            .map(|line| line.split("//").next().unwrap_or(""))
-            .flat_map(|line| line.split(';'))
-        {
-            let Some((field, _)) = declaration.split_once(':') else {
-                continue;
-            };
-            let field = field.trim();
-            if field.is_empty() {
-                continue;
+            if depth == 0 {
+                end = body_start + i;
+                break;
             }
-            let optional = field.ends_with('?');
-            fields.insert(field.trim_end_matches('?').to_string(), optional);
+            let separator = depth == 1 && (c == ';' || c == '\n' || c == ',');
+            if separator {
+                field_of(&declaration, &mut fields);
+                declaration.clear();
+            } else if depth > 1 || c != '{' {
+                declaration.push(c);
+            }
         }
+        field_of(&declaration, &mut fields);
         interfaces.insert(name, fields);
         rest = &rest[end..];
     }
     interfaces
+}
+
+/// The field a `name?: type` declaration declares, if it is one.
+fn field_of(declaration: &str, fields: &mut BTreeMap<String, bool>) {
+    let Some((field, _)) = declaration.split_once(':') else {
+        return;
+    };
+    let field = field.trim();
+    let name = field.trim_end_matches('?');
+    if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        fields.insert(name.to_string(), field.ends_with('?'));
+    }
+}
+
+/// `source` with `//` and `/* */` comments blanked (string contents are left alone:
+/// the interfaces have none with a comment marker).
+fn without_comments(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut rest = source;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("//") {
+            rest = after.find('\n').map_or("", |end| &after[end..]);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.find("*/").map_or("", |end| &after[end + 2..]);
+            out.push(' ');
+        } else {
+            let c = rest.chars().next().expect("not empty");
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 /// `answer`'s fields are exactly the interface's (optional ones may be missing).
@@ -178,6 +214,118 @@ fn conforms(interfaces: &BTreeMap<String, BTreeMap<String, bool>>, name: &str, a
             "{name}: the README declares `{field}`, the answer lacks it: {answer}"
         );
     }
+}
+
+/// The client's interface `name` in `source` reads only fields `answer` has (a
+/// required one never missing).
+fn client_reads(source: &str, name: &str, answer: &Value) {
+    let interfaces = interfaces_in(source);
+    let fields = interfaces
+        .get(name)
+        .unwrap_or_else(|| panic!("the client declares no interface {name}"));
+    assert!(fields.len() >= 4, "{name}: {fields:?}");
+    for (field, optional) in fields {
+        let value = answer.get(field);
+        assert!(
+            value.is_some() || *optional,
+            "{name}.{field}: the client reads it, the server does not send it: {answer}"
+        );
+        assert!(
+            value.is_some(),
+            "{name}.{field}: not a field of the server's answer: {answer}"
+        );
+    }
+}
+
+const MAZE_TS: &str = include_str!("../../../editors/vscode/src/preview/maze.ts");
+const REPLAY_TS: &str = include_str!("../../../editors/vscode/src/preview/replay.ts");
+const DIFFICULTY_TS: &str = include_str!("../../../editors/vscode/src/preview/difficulty.ts");
+
+/// The editors' sources that may name a `boxls/*` method, with the methods each must
+/// name (so that a rename on either side fails here, not in an editor).
+const CLIENTS: [(&str, &str, &[&str]); 4] = [
+    (
+        "editors/vscode/src/preview/panel.ts",
+        include_str!("../../../editors/vscode/src/preview/panel.ts"),
+        &[
+            "boxls/maze",
+            "boxls/replay",
+            "boxls/settled",
+            "boxls/difficulty",
+        ],
+    ),
+    (
+        "editors/nvim/lua/boxls/init.lua",
+        include_str!("../../../editors/nvim/lua/boxls/init.lua"),
+        &["boxls/maze", "boxls/mazes", "boxls/settled"],
+    ),
+    (
+        "editors/nvim/lua/boxls/play.lua",
+        include_str!("../../../editors/nvim/lua/boxls/play.lua"),
+        &["boxls/replay"],
+    ),
+    (
+        "editors/nvim/lua/boxls/difficulty.lua",
+        include_str!("../../../editors/nvim/lua/boxls/difficulty.lua"),
+        &["boxls/difficulty"],
+    ),
+];
+
+/// The method of every string literal of `source` that starts `boxls/` (a message
+/// such as `'boxls/settled failed: '` names one too).
+fn quoted_methods(source: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for quote in ['\'', '"'] {
+        let opening = format!("{quote}boxls/");
+        let mut rest = source;
+        while let Some(at) = rest.find(&opening) {
+            let after = &rest[at + 1..];
+            let end = "boxls/".len()
+                + after["boxls/".len()..]
+                    .find(|c: char| !c.is_ascii_alphanumeric())
+                    .unwrap_or(after.len() - "boxls/".len());
+            found.push(after[..end].to_string());
+            rest = &after[end..];
+        }
+    }
+    found
+}
+
+#[test]
+fn the_editors_ask_only_for_the_servers_methods() {
+    let known = boxls::lsp::CLIENT_METHODS;
+    for (path, source, expected) in CLIENTS {
+        let used = quoted_methods(source);
+        for method in &used {
+            assert!(
+                known.contains(&method.as_str()),
+                "{path} asks for {method}, which the server does not have ({known:?})"
+            );
+        }
+        for method in expected {
+            assert!(
+                used.iter().any(|m| m == method),
+                "{path} no longer asks for {method}"
+            );
+        }
+    }
+    // The manual's chapter documents each method.
+    let chapter = include_str!("../../../docs/src/user/custom-requests.md");
+    for method in known {
+        assert!(
+            chapter.contains(&format!("// {method}:")),
+            "the manual does not document {method}"
+        );
+    }
+}
+
+#[test]
+fn the_interface_reader_keeps_nested_types_and_comments_out() {
+    let read = interfaces_in(
+        "/** a: b */\nexport interface X {\n  /** The kind: a */\n  a: number;\n  b?: { c: string; d: number } | null;\n  e: [number, number]; // f: g\n}\n",
+    );
+    let fields: Vec<(&str, bool)> = read["X"].iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(fields, [("a", false), ("b", true), ("e", false)]);
 }
 
 #[tokio::test]
@@ -273,6 +421,22 @@ async fn the_readme_declares_exactly_what_the_server_answers() {
     conforms(&interfaces, "FrameInfo", &level_replay["start"]);
     let difficulty = client.request("boxls/difficulty", at(8, 3)).await;
     conforms(&interfaces, "DifficultyResult", &difficulty);
+    // The VS Code client's own types of these answers read only what the server sends.
+    let box_maze = &mazes["mazes"][0];
+    let clients: [(&str, &str, Vec<&Value>); 3] = [
+        (
+            MAZE_TS,
+            "MazeState",
+            vec![box_maze, &described[0], &described[1]],
+        ),
+        (REPLAY_TS, "Replay", vec![&replay, &level_replay]),
+        (DIFFICULTY_TS, "DifficultyMap", vec![&difficulty]),
+    ];
+    for (source, name, answers) in clients {
+        for answer in answers {
+            client_reads(source, name, answer);
+        }
+    }
     let actions = client
         .request("textDocument/codeAction", json!({ "textDocument": doc(), "range": { "start": { "line": 8, "character": 3 }, "end": { "line": 8, "character": 3 } }, "context": { "diagnostics": [], "only": ["refactor.rewrite.hardest"] } }))
         .await;
