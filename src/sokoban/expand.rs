@@ -30,6 +30,8 @@ pub struct Expander {
     pub children: Vec<Child>,
     pub child_boxes: Vec<u16>,
     scratch: Vec<u16>,
+    /// The smallest cell of the player's region in the position being expanded.
+    smallest: usize,
     corrals: Corrals,
 }
 
@@ -54,6 +56,7 @@ impl Expander {
             children: Vec::new(),
             child_boxes: Vec::new(),
             scratch: Vec::new(),
+            smallest: 0,
             corrals: Corrals {
                 area: vec![0; board.len()],
                 barrier: vec![0; board.len()],
@@ -98,7 +101,8 @@ impl Expander {
         self.children.clear();
         self.child_boxes.clear();
         self.place(boxes, BOX);
-        self.reach.explore(board, &self.occupancy, player);
+        self.smallest = self.reach.explore(board, &self.occupancy, player);
+        self.matcher.prepare(board, boxes);
         for (index, &b) in boxes.iter().enumerate() {
             let from = usize::from(b);
             for dir in 0..4 {
@@ -245,6 +249,49 @@ impl Expander {
         has_goal
     }
 
+    /// The smallest cell of the player's region after the push of the box at `from` to
+    /// `to` (direction `dir`), worked out from the parent's region without a search
+    /// when the push changes it only locally: `from` joins it and `to` leaves it. `None`
+    /// when that is not sure (the caller searches): a neighbour of `from` outside the
+    /// parent's region may open up an area, the box at `to` may cut the region in two
+    /// (its free neighbours are not joined around it), or `to` was its smallest cell.
+    fn region_after(&self, board: &Board, from: usize, to: usize, dir: usize) -> Option<usize> {
+        let free = |c: usize| board.floor[c] && self.occupancy[c] == EMPTY;
+        // `from`'s neighbours other than `to` and the player's side: in the region or blocked.
+        for d in [dir ^ 2, dir ^ 3] {
+            let c = board.step(from, d);
+            if free(c) && !self.reach.reached(c) {
+                return None;
+            }
+        }
+        if self.reach.reached(to) {
+            if to == self.smallest {
+                return None;
+            }
+            // The ring of `to`'s eight neighbours, in order: its free edge cells must form
+            // one group joined through free corners.
+            let ring = [0usize, 3, 1, 2].map(|d| board.step(to, d)); // up, right, down, left
+                                                                     // Breaks between consecutive free edge cells: none (all joined) or one (a chain).
+            let mut groups = 0;
+            for k in 0..4 {
+                let here = ring[k];
+                if !free(here) {
+                    continue;
+                }
+                let next = ring[(k + 1) % 4];
+                // The corner between `here` and `next`: step from `here` the way `next` lies from `to`.
+                let corner = board.step(here, [3, 1, 2, 0][k]);
+                if !(free(next) && free(corner)) {
+                    groups += 1;
+                }
+            }
+            if groups > 1 {
+                return None;
+            }
+        }
+        Some(self.smallest.min(from))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn consider(
         &mut self,
@@ -260,11 +307,19 @@ impl Expander {
         self.scratch.extend_from_slice(boxes);
         self.scratch[index] = to as u16;
         self.scratch.sort_unstable();
-        let Some(bound) = self.matcher.bound(board, &self.scratch) else {
+        let bound = self.matcher.bound_moved(board, &self.scratch, index, to);
+        debug_assert_eq!(bound, Matcher::new().bound(board, &self.scratch));
+        let Some(bound) = bound else {
             return;
         };
         let region = if regions {
-            self.after.explore(board, &self.occupancy, from) as u16
+            let local = self.region_after(board, from, to, dir);
+            debug_assert!(local
+                .is_none_or(|cell| { cell == self.after.explore(board, &self.occupancy, from) }));
+            match local {
+                Some(cell) => cell as u16,
+                None => self.after.explore(board, &self.occupancy, from) as u16,
+            }
         } else {
             from as u16
         };

@@ -2,6 +2,12 @@
 //! distances (the Hungarian method with potentials, O(n²m)). Every box needs its own
 //! goal and at least its push distance to it, so no solution has fewer pushes; when no
 //! matching of finite cost exists, the position is dead.
+//!
+//! A position's children differ from it by one box, so after [`Matcher::prepare`] on
+//! the parent each child's bound is one Hungarian phase ([`Matcher::bound_moved`]):
+//! the parent's potentials stay feasible for every other row, the moved box's row is
+//! unassigned and re-added. Exact (the same value as a full solve) when boxes and goals
+//! are as many; otherwise a full solve.
 
 use super::board::{Board, FAR};
 
@@ -14,6 +20,16 @@ pub struct Matcher {
     way: Vec<usize>,
     min: Vec<i32>,
     used: Vec<bool>,
+    /// The prepared parent: its rows' costs, potentials and assignment, when every
+    /// goal has a box ([`Matcher::prepare`]).
+    base: Option<Base>,
+}
+
+struct Base {
+    cost: Vec<i32>,
+    u: Vec<i32>,
+    v: Vec<i32>,
+    owner: Vec<usize>,
 }
 
 /// Stands for an impossible pairing: larger than any sum of real distances.
@@ -29,12 +45,78 @@ impl Matcher {
             way: Vec::new(),
             min: Vec::new(),
             used: Vec::new(),
+            base: None,
         }
+    }
+
+    /// Solves the parent `boxes` and keeps its potentials for [`Matcher::bound_moved`].
+    pub fn prepare(&mut self, board: &Board, boxes: &[u16]) {
+        let n = boxes.len();
+        let m = board.goals.len();
+        let mut base = self.base.take();
+        if n == 0 || n != m || self.bound(board, boxes).is_none() {
+            return;
+        }
+        let b = base.get_or_insert_with(|| Base {
+            cost: Vec::new(),
+            u: Vec::new(),
+            v: Vec::new(),
+            owner: Vec::new(),
+        });
+        b.cost.clone_from(&self.cost);
+        b.u.clone_from(&self.u);
+        b.v.clone_from(&self.v);
+        b.owner.clone_from(&self.owner);
+        self.base = base;
+    }
+
+    /// The bound of the prepared parent with its box `index` (in the order given to
+    /// [`Matcher::prepare`]) moved to `to`; without a prepared parent, of `boxes` (the
+    /// child's boxes) solved in full.
+    pub fn bound_moved(
+        &mut self,
+        board: &Board,
+        boxes: &[u16],
+        index: usize,
+        to: usize,
+    ) -> Option<u32> {
+        let Some(base) = self.base.take() else {
+            return self.bound(board, boxes);
+        };
+        let m = board.goals.len();
+        let row = index + 1;
+        for (c, &d) in self.cost[index * m..index * m + m]
+            .iter_mut()
+            .zip(board.goal_distances(to))
+        {
+            *c = if d == FAR { INFINITE } else { i32::from(d) };
+        }
+        self.u.clone_from(&base.u);
+        self.v.clone_from(&base.v);
+        self.owner.clone_from(&base.owner);
+        self.way.clear();
+        self.way.resize(m + 1, 0);
+        for owner in &mut self.owner[1..] {
+            if *owner == row {
+                *owner = 0;
+            }
+        }
+        // Every column's potential is at most 0 and every cost at least 0: a zero row
+        // potential is feasible, as for a row met for the first time.
+        self.u[row] = 0;
+        self.phase(row, m);
+        let total = self.total(m);
+        let span = index * m..index * m + m;
+        self.cost[span.clone()].copy_from_slice(&base.cost[span]);
+        self.base = Some(base);
+        (total < INFINITE).then_some(total as u32)
     }
 
     /// The matching bound of `boxes`, or `None` when some box can reach no goal left free
     /// by the others (a bipartite deadlock).
     pub fn bound(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+        // The cost rows are rebuilt: a prepared parent's no longer stand.
+        self.base = None;
         let n = boxes.len();
         let m = board.goals.len();
         if n > m {
@@ -65,6 +147,15 @@ impl Matcher {
         self.way.clear();
         self.way.resize(m + 1, 0);
         for row in 1..=n {
+            self.phase(row, m);
+        }
+        self.total(m)
+    }
+
+    /// One phase: adds `row` (unassigned, with a feasible potential) to the assignment
+    /// along a shortest augmenting path, keeping the potentials feasible.
+    fn phase(&mut self, row: usize, m: usize) {
+        {
             self.owner[0] = row;
             let mut col0 = 0;
             self.min.clear();
@@ -112,6 +203,9 @@ impl Matcher {
                 }
             }
         }
+    }
+
+    fn total(&self, m: usize) -> i32 {
         let mut total: i32 = 0;
         for col in 1..=m {
             let row = self.owner[col];
