@@ -49,7 +49,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tokio::io::{AsyncRead, AsyncWrite};
-use tower_lsp_server::{LspService, Server};
+use tower_lsp_server::jsonrpc::{Method, Result};
+use tower_lsp_server::{LspService, LspServiceBuilder, Server};
 
 pub use server::Backend;
 
@@ -127,7 +128,7 @@ where
         log_client = Some(client.clone());
         Backend::new(client, options, flag)
     });
-    let (service, socket) = protocol::register(service).finish();
+    let (service, socket) = register(service).finish();
     let (handover, handed_over) = tokio::sync::mpsc::unbounded_channel();
     let service = transport::AnswerInvalid {
         inner: service,
@@ -158,6 +159,38 @@ where
         let _ = tokio::time::timeout(EXIT_GRACE, running).await;
     }
     shut_down.load(Ordering::Relaxed)
+}
+
+/// The custom methods, each with its handler. A handler's params and result are its
+/// request's: a mismatch does not compile.
+fn register(builder: LspServiceBuilder<Backend>) -> LspServiceBuilder<Backend> {
+    let builder = request::<protocol::DocumentText, _>(builder, extensions::document_text);
+    let builder = request::<protocol::Settled, _>(builder, extensions::settled);
+    let builder = request::<protocol::Maze, _>(builder, extensions::maze_request);
+    let builder = request::<protocol::Mazes, _>(builder, extensions::mazes_request);
+    let builder = request::<protocol::Replay, _>(builder, extensions::replay_request);
+    let builder = request::<protocol::Difficulty, _>(builder, difficulty::difficulty);
+    notification::<protocol::UnreadableChange, _>(builder, extensions::unreadable_change)
+}
+
+fn request<R: protocol::Request, F>(
+    builder: LspServiceBuilder<Backend>,
+    handler: F,
+) -> LspServiceBuilder<Backend>
+where
+    F: for<'a> Method<&'a Backend, (R::Params,), Result<R::Result>> + Clone + Send + Sync + 'static,
+{
+    builder.custom_method(R::METHOD, handler)
+}
+
+fn notification<N: protocol::Notification, F>(
+    builder: LspServiceBuilder<Backend>,
+    handler: F,
+) -> LspServiceBuilder<Backend>
+where
+    F: for<'a> Method<&'a Backend, (N::Params,), ()> + Clone + Send + Sync + 'static,
+{
+    builder.custom_method(N::METHOD, handler)
 }
 
 /// How many messages tower-lsp-server starts at once (its default is 4). A message

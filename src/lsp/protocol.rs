@@ -1,6 +1,6 @@
 //! boxls's own part of the protocol, in one place: every `boxls/*` method as a type
-//! with its name, params and result (the shape of rust-analyzer's `lsp/ext.rs`), and
-//! [`register`], the one table that hands each to its handler.
+//! with its name, params and result (the shape of rust-analyzer's `lsp/ext.rs`);
+//! `register` in `mod.rs` is the one table that hands each to its handler.
 //!
 //! The manual (docs/src/user/custom-requests.md) declares each params and result type
 //! as a TypeScript interface; `tests/it/lsp/extensions.rs` checks those against what
@@ -10,11 +10,7 @@
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tower_lsp_server::jsonrpc::{Method, Result};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentIdentifier};
-use tower_lsp_server::LspServiceBuilder;
-
-use super::{difficulty, extensions, Backend};
 
 /// A request a client sends.
 pub trait Request {
@@ -38,38 +34,6 @@ pub const CLIENT_METHODS: [&str; 6] = [
     Replay::METHOD,
     Difficulty::METHOD,
 ];
-
-/// The custom methods, each with its handler. A handler's params and result are its
-/// request's: a mismatch does not compile.
-pub fn register(builder: LspServiceBuilder<Backend>) -> LspServiceBuilder<Backend> {
-    let builder = request::<DocumentText, _>(builder, extensions::document_text);
-    let builder = request::<Settled, _>(builder, extensions::settled);
-    let builder = request::<Maze, _>(builder, extensions::maze_request);
-    let builder = request::<Mazes, _>(builder, extensions::mazes_request);
-    let builder = request::<Replay, _>(builder, extensions::replay_request);
-    let builder = request::<Difficulty, _>(builder, difficulty::difficulty);
-    notification::<UnreadableChange, _>(builder, extensions::unreadable_change)
-}
-
-fn request<R: Request, F>(
-    builder: LspServiceBuilder<Backend>,
-    handler: F,
-) -> LspServiceBuilder<Backend>
-where
-    F: for<'a> Method<&'a Backend, (R::Params,), Result<R::Result>> + Clone + Send + Sync + 'static,
-{
-    builder.custom_method(R::METHOD, handler)
-}
-
-fn notification<N: Notification, F>(
-    builder: LspServiceBuilder<Backend>,
-    handler: F,
-) -> LspServiceBuilder<Backend>
-where
-    F: for<'a> Method<&'a Backend, (N::Params,), ()> + Clone + Send + Sync + 'static,
-{
-    builder.custom_method(N::METHOD, handler)
-}
 
 /// `boxls/documentText`: the server's copy of a document, for debugging and tests.
 pub enum DocumentText {}
