@@ -45,7 +45,8 @@ async fn initialize_declares_exactly_what_is_implemented() {
               },
               "legend": {
                 "tokenModifiers": [
-                  "dead"
+                  "dead",
+                  "onGoal"
                 ],
                 "tokenTypes": [
                   "rock",
