@@ -3,8 +3,8 @@
 //! One file per feature (`diagnostics`, `inlay_hints`, `code_actions`, `hover`,
 //! `symbols`, `semantic_tokens`, `code_lens`, `formatting`), each an adapter: take a
 //! `view`, call the IDE layer (`crate::ide`), convert back. `server` dispatches each
-//! LSP method to its feature; `protocol` names boxls's own methods and their types
-//! and registers their handlers (`extensions`, `difficulty`); `state` holds one
+//! LSP method to its feature; `protocol` names boxls's own methods and their types,
+//! and `register` here hands each to its handler (`extensions`, `difficulty`); `state` holds one
 //! record per open document and the change → solve → publish pipeline; `solves` runs
 //! solves off the request loop, as jobs of `jobs`, the one job table (the design
 //! searches and dead squares are jobs of it too), `level_solves` the Sokoban levels'. The design tools: `design` runs their searches off the
