@@ -124,12 +124,16 @@ const legend = Object.keys(source.contributes.semanticTokenScopes?.[0]?.scopes ?
 const standard = new Set(['number', 'comment']);
 const types = new Set((c.semanticTokenTypes ?? []).map((t) => t.id));
 for (const t of legend.filter((t) => !standard.has(t))) check(types.has(t), `semantic token type ${t} is declared`);
-check((c.semanticTokenModifiers ?? []).some((m) => m.id === 'dead'), 'semantic token modifier dead is declared');
+const modifiers = ['dead', 'onGoal'];
+for (const m of modifiers) check((c.semanticTokenModifiers ?? []).some((d) => d.id === m), `semantic token modifier ${m} is declared`);
 const scopes = (c.semanticTokenScopes ?? []).find((s) => s.language === 'box')?.scopes ?? {};
 for (const t of legend) check(Array.isArray(scopes[t]) && scopes[t].length > 0, `semantic token ${t} is mapped to a scope`);
 // The server marks a free cell, the player's start or the box's start dead (the target
 // never is); each must be styled, or a theme shows that dead square like a live one.
 for (const t of ['free', 'player', 'box']) check(Array.isArray(scopes[`${t}.dead`]), `semantic token ${t}.dead is mapped to a scope`);
+// A level's `*` box and `+` player are onGoal: styled as the grammar's on-goal pieces.
+const soko = (c.semanticTokenScopes ?? []).find((s) => s.language === 'sokoban')?.scopes ?? {};
+for (const t of ['player', 'box']) check(Array.isArray(soko[`${t}.onGoal`]), `sokoban: semantic token ${t}.onGoal is mapped to a scope`);
 
 // Licences (no --skip-license), and in a platform package the server, executable.
 for (const f of ['LICENSE-MIT', 'LICENSE-APACHE', 'LICENSE.md']) check(file(f), `${f} is in the vsix`);
@@ -202,4 +206,4 @@ if (failures.length) {
   console.error(`vsix check: ${failures.length} failure(s) in ${vsixPath}:\n  - ${failures.join('\n  - ')}`);
   process.exit(1);
 }
-console.log(`vsix check: ${vsixPath} ok (${zip.size} files; ${platform ?? 'universal'}; languages box and sokoban, grammars source.box and source.sokoban, ${Object.keys(props).length} settings, ${legend.length} token types + dead)`);
+console.log(`vsix check: ${vsixPath} ok (${zip.size} files; ${platform ?? 'universal'}; languages box and sokoban, grammars source.box and source.sokoban, ${Object.keys(props).length} settings, ${legend.length} token types + ${modifiers.join(', ')})`);
