@@ -69,11 +69,14 @@ impl Request for Settled {
     type Result = SettledResult;
 }
 
+/// The params of a request about a whole document.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SettledParams {
+pub struct DocumentParams {
     pub text_document: TextDocumentIdentifier,
 }
+
+pub type SettledParams = DocumentParams;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -92,12 +95,15 @@ impl Request for Maze {
     type Result = Option<MazeInfo>;
 }
 
+/// The params of a request about the maze or level at a position.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MazeParams {
+pub struct PositionParams {
     pub text_document: TextDocumentIdentifier,
     pub position: Position,
 }
+
+pub type MazeParams = PositionParams;
 
 /// One maze's state (see [`crate::ide::MazeState`]).
 #[derive(Debug, Serialize)]
@@ -153,11 +159,7 @@ impl Request for Mazes {
     type Result = MazesResult;
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MazesParams {
-    pub text_document: TextDocumentIdentifier,
-}
+pub type MazesParams = DocumentParams;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -235,12 +237,7 @@ impl Request for Difficulty {
     type Result = Option<DifficultyResult>;
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DifficultyParams {
-    pub text_document: TextDocumentIdentifier,
-    pub position: Position,
-}
+pub type DifficultyParams = PositionParams;
 
 /// For each cell, the optimum if the box started there (the maze's S and T kept).
 #[derive(Debug, Serialize)]
