@@ -132,8 +132,8 @@ for (const t of legend) check(Array.isArray(scopes[t]) && scopes[t].length > 0, 
 // never is); each must be styled, or a theme shows that dead square like a live one.
 for (const t of ['free', 'player', 'box']) check(Array.isArray(scopes[`${t}.dead`]), `semantic token ${t}.dead is mapped to a scope`);
 // A level's `*` box and `+` player are onGoal: styled as the grammar's on-goal pieces.
-const soko = (c.semanticTokenScopes ?? []).find((s) => s.language === 'sokoban')?.scopes ?? {};
-for (const t of ['player', 'box']) check(Array.isArray(soko[`${t}.onGoal`]), `sokoban: semantic token ${t}.onGoal is mapped to a scope`);
+const sokoScopes = (c.semanticTokenScopes ?? []).find((s) => s.language === 'sokoban')?.scopes ?? {};
+for (const t of ['player', 'box']) check(Array.isArray(sokoScopes[`${t}.onGoal`]), `sokoban: semantic token ${t}.onGoal is mapped to a scope`);
 
 // Licences (no --skip-license), and in a platform package the server, executable.
 for (const f of ['LICENSE-MIT', 'LICENSE-APACHE', 'LICENSE.md']) check(file(f), `${f} is in the vsix`);
