@@ -35,7 +35,7 @@ pub use levels::{
     level_state, level_state_at, level_states, level_symbols, level_tokens, maze_conversion,
     positions_to_solve, solve_level, Conversion, LevelAction, LevelFile, LevelState, LevelStatus,
 };
-pub use replay::{board_after, level_replay, replay, Board, Frame, Replay};
+pub use replay::{board_after, board_runs, level_replay, replay, Board, Frame, Replay};
 pub use state::{maze_state, maze_state_at, maze_states, MazeState, Recorded, StateKind};
 pub use status::{counts, summary, DeadSquares, MazeStatus};
 pub use symbols::{folding_ranges, symbols, Symbol};

@@ -40,6 +40,30 @@ pub struct Replay {
     pub pushed: Vec<[usize; 3]>,
 }
 
+/// The board's rows run-length coded, as XSB codes a row: a cell repeated `n > 1`
+/// times is `n` then the cell, `|` between rows (`"5#|#.S2 T#|5#"`). A room of any
+/// size is a few characters a row, where the rows themselves grow with its area.
+pub fn board_runs(rows: &[String]) -> String {
+    let mut out = String::new();
+    for (r, row) in rows.iter().enumerate() {
+        if r > 0 {
+            out.push('|');
+        }
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            let mut count = 1;
+            while chars.next_if_eq(&c).is_some() {
+                count += 1;
+            }
+            if count > 1 {
+                out.push_str(&count.to_string());
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Frame {
     pub player: (usize, usize),
@@ -232,6 +256,45 @@ mod tests {
     use super::*;
 
     const MAZE: &str = "; a corridor\n3 5\n#####\n#SB.T\n#####\n0 0\n";
+
+    /// The rows back from runs, written independently of [`board_runs`].
+    fn expand_runs(runs: &str) -> Vec<String> {
+        runs.split('|')
+            .map(|row| {
+                let mut out = String::new();
+                let mut count = String::new();
+                for c in row.chars() {
+                    if c.is_ascii_digit() {
+                        count.push(c);
+                    } else {
+                        let times = count.parse().unwrap_or(1);
+                        out.extend(std::iter::repeat_n(c, times));
+                        count.clear();
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    #[test]
+    fn board_runs_code_each_row_and_expand_back() {
+        let rows: Vec<String> = ["#####", "#.S  T#", "  ###", "#"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(board_runs(&rows), "5#|#.S2 T#|2 3#|#");
+        assert_eq!(expand_runs(&board_runs(&rows)), rows);
+        let room: Vec<String> = (0..2_000)
+            .map(|r| {
+                (0..2_000)
+                    .map(|c| if r % 4 == 3 && c % 4 == 3 { '#' } else { '.' })
+                    .collect()
+            })
+            .collect();
+        let runs = board_runs(&room);
+        assert_eq!(expand_runs(&runs), room);
+        assert!(runs.len() < room.len() * 2_000 / 2, "{} bytes", runs.len());
+    }
 
     #[test]
     fn replays_the_optimal_solution_frame_by_frame() {

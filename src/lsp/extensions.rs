@@ -105,8 +105,14 @@ fn maze_info(view: &View, state: MazeState) -> MazeInfo {
     }
 }
 
-/// The `boxls/replay` answer, `None` where there is no solved maze or level.
-pub fn replay(view: &View, position: Position, frames: bool) -> Option<ReplayResult> {
+/// The `boxls/replay` answer, `None` where there is no solved maze or level. `frames`:
+/// the one-box frames too; `compact`: the board as runs instead of rows.
+pub fn replay(
+    view: &View,
+    position: Position,
+    frames: bool,
+    compact: bool,
+) -> Option<ReplayResult> {
     let offset = view.offset(position);
     let (format, replay) = match view.levels() {
         Some(levels) => (
@@ -127,7 +133,8 @@ pub fn replay(view: &View, position: Position, frames: bool) -> Option<ReplayRes
         version: view.version,
         rows: replay.rows,
         cols: replay.cols,
-        cells: replay.cells,
+        runs: compact.then(|| ide::board_runs(&replay.cells)),
+        cells: (!compact).then_some(replay.cells),
         moves: replay.moves,
         pushes: replay.pushes,
         start,
@@ -172,7 +179,7 @@ pub(super) async fn replay_request(
     let uri = &params.text_document.uri;
     let answer = backend
         .with_view(Replay::METHOD, uri, Dead::At(params.position), |view| {
-            replay(view, params.position, params.frames)
+            replay(view, params.position, params.frames, params.compact)
         })
         .await?;
     Ok(answer.flatten())

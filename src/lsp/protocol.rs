@@ -188,6 +188,10 @@ pub struct ReplayParams {
     /// answer stays the size of the board plus the deltas in `steps` and `pushed`).
     #[serde(default = "yes")]
     pub frames: bool,
+    /// Send the board as `runs` (its rows run-length coded) instead of `cells`: a
+    /// 2,000×2,000 room is a few kilobytes instead of four megabytes of row strings.
+    #[serde(default)]
+    pub compact: bool,
 }
 
 /// A (row, column) pair, 0-based within the maze.
@@ -206,7 +210,12 @@ pub struct ReplayResult {
     pub version: i32,
     pub rows: usize,
     pub cols: usize,
-    pub cells: Vec<String>,
+    /// The rows, unless `compact` was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cells: Option<Vec<String>>,
+    /// With `compact`: the rows run-length coded ([`crate::ide::board_runs`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<String>,
     pub moves: String,
     pub pushes: u64,
     pub start: FrameInfo,

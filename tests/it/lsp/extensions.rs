@@ -105,6 +105,27 @@ async fn replay_without_frames_carries_the_start() {
     assert_eq!(full["moves"], lean["moves"]);
 }
 
+#[tokio::test]
+async fn a_compact_replay_sends_the_rows_as_runs() {
+    let (mut client, _) = Client::initialized(false).await;
+    client.open(SAMPLE, 1).await;
+    client.settle(URI).await;
+    let mut params = at(8, 3);
+    params["frames"] = json!(false);
+    params["compact"] = json!(true);
+    let compact = client.request("boxls/replay", params).await;
+    let full = client.request("boxls/replay", at(8, 3)).await;
+    assert!(compact.get("cells").is_none(), "{compact}");
+    assert!(full.get("runs").is_none(), "{full}");
+    let rows: Vec<String> = serde_json::from_value(full["cells"].clone()).expect("rows");
+    assert_eq!(compact["runs"], json!(boxls::ide::board_runs(&rows)));
+    assert_eq!(
+        compact["runs"].as_str().map(|runs| runs.split('|').count()),
+        Some(rows.len())
+    );
+    assert_eq!(compact["steps"], full["steps"]);
+}
+
 /// `interface Name { field: type; optional?: type }` blocks of the manual's custom
 /// requests chapter: name → (field → optional).
 fn readme_interfaces() -> BTreeMap<String, BTreeMap<String, bool>> {

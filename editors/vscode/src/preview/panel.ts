@@ -231,9 +231,9 @@ class Preview implements vscode.Disposable {
     }
     let answer: unknown;
     try {
-      // No frames: the server's per-move steps and pushes instead (big answers stay
-      // small); the webview only indexes them.
-      answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false });
+      // No frames: the server's per-move steps and pushes instead, and the board as
+      // runs, not rows (big answers stay small); the webview only indexes them.
+      answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false, compact: true });
     } catch (err) {
       if (this.current(seq, document, version)) {
         this.post(panel, seq, title, { text: `The server could not replay this maze: ${errorText(err)}`, kind: 'error' });
@@ -275,7 +275,7 @@ class Preview implements vscode.Disposable {
   ): Promise<void> {
     let answer: unknown;
     try {
-      answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false });
+      answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false, compact: true });
     } catch (err) {
       if (this.current(seq, document, version)) {
         this.post(panel, seq, file, { text: `The server could not replay this level: ${errorText(err)}`, kind: 'error' });

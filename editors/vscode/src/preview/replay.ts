@@ -16,7 +16,9 @@ export interface Replay {
   rows: number;
   cols: number;
   /** One string per row: `#` rock (a wall), ` ` outside a level, anything else floor. */
-  cells: string[];
+  cells?: string[];
+  /** Or the same rows run-length coded (`compact: true`): `5#|#.S2 T#|5#`. */
+  runs?: string;
   /** The solution as the server wrote it (`nsewNSEW` or LURD): shown, never played. */
   moves: string;
   pushes: number;
@@ -38,6 +40,8 @@ export interface Replay {
 
 /** The answer indexed for drawing (M moves, P pushes, B boxes). */
 export interface Track {
+  /** The board's cells as character codes, at `row * cols + col`. */
+  board: Uint16Array;
   /** The player's cell after k moves (length M + 1). */
   player: Int32Array;
   /** The push move k makes (an index into the pushes), or -1 for a walk (length M). */
@@ -70,11 +74,11 @@ export function parseReplay(v: unknown): Replay | null | string {
     return `expected an object, got ${typeof v}`;
   }
   const r = v as Record<string, unknown>;
-  const { rows, cols, cells, moves, pushes, dead, maze, version, title, player, boxes, goals, steps, pushed } = r;
+  const { rows, cols, cells, runs, moves, pushes, dead, maze, version, title, player, boxes, goals, steps, pushed } = r;
   if (!isInt(rows) || !isInt(cols) || rows < 1 || cols < 1) {
     return 'rows and cols must be positive integers';
   }
-  if (!Array.isArray(cells) || cells.length !== rows || !cells.every((row) => typeof row === 'string' && row.length === cols)) {
+  if (typeof runs !== 'string' && (!Array.isArray(cells) || cells.length !== rows || !cells.every((row) => typeof row === 'string' && row.length === cols))) {
     return `cells must be ${rows} strings of ${cols} cells`;
   }
   if (typeof moves !== 'string') {
@@ -104,7 +108,7 @@ export function parseReplay(v: unknown): Replay | null | string {
     format: r.format === 'sokoban' ? 'sokoban' : 'box',
     rows,
     cols,
-    cells: cells as string[],
+    ...(typeof runs === 'string' ? { runs } : { cells: cells as string[] }),
     moves,
     pushes: isInt(pushes) ? pushes : pushed.length,
     player: copy(player),
@@ -122,6 +126,55 @@ export function parseReplay(v: unknown): Replay | null | string {
 }
 
 /**
+ * The board's cells as character codes (`row * cols + col`), from the rows or from
+ * their runs; or a string naming what is wrong with the runs.
+ */
+export function boardCodes(r: Pick<Replay, 'rows' | 'cols' | 'cells' | 'runs'>): Uint16Array | string {
+  const { rows, cols, runs } = r;
+  const codes = new Uint16Array(rows * cols);
+  if (runs === undefined) {
+    for (let row = 0; row < rows; row++) {
+      const line = r.cells?.[row] ?? '';
+      for (let c = 0; c < cols; c++) {
+        codes[row * cols + c] = line.charCodeAt(c);
+      }
+    }
+    return codes;
+  }
+  let row = 0;
+  let col = 0;
+  let count = -1; // -1: no count before the next cell
+  const wrong = `runs must code ${rows} rows of ${cols} cells`;
+  for (let i = 0; i < runs.length; i++) {
+    const ch = runs.charCodeAt(i);
+    if (ch >= 48 && ch <= 57) {
+      count = Math.max(count, 0) * 10 + (ch - 48);
+      if (count > cols) {
+        return `${wrong}: row ${row + 1} is longer`;
+      }
+    } else if (ch === 124 /* | */) {
+      if (count >= 0 || col !== cols || row + 1 >= rows) {
+        return `${wrong}: row ${row + 1} has ${col}`;
+      }
+      row++;
+      col = 0;
+    } else {
+      const n = count < 0 ? 1 : count;
+      count = -1;
+      if (n === 0 || col + n > cols) {
+        return `${wrong}: row ${row + 1} has a run of ${n}`;
+      }
+      codes.fill(ch, row * cols + col, row * cols + col + n);
+      col += n;
+    }
+  }
+  if (count >= 0 || row !== rows - 1 || col !== cols) {
+    return `${wrong}: it ends at row ${row + 1}, cell ${col}`;
+  }
+  return codes;
+}
+
+/**
  * Indexes the deltas: the player's cell after each move, and each push with the cell
  * its box leaves. Or a string naming what cannot be drawn: a piece on rock or outside,
  * two boxes on one cell, the player on a box, pushes out of order or of no box.
@@ -129,10 +182,11 @@ export function parseReplay(v: unknown): Replay | null | string {
 export function track(r: Replay): Track | string {
   const n = r.steps.length;
   const count = r.rows * r.cols;
-  const rock = (cell: number) => {
-    const ch = r.cells[Math.floor(cell / r.cols)]?.[cell % r.cols];
-    return ch === undefined || ch === '#' || ch === ' ';
-  };
+  const board = boardCodes(r);
+  if (typeof board === 'string') {
+    return board;
+  }
+  const rock = (cell: number) => cell < 0 || cell >= count || board[cell] === 35 /* # */ || board[cell] === 32 /* space */;
   const cellOf = ([row, col]: Cell) => row * r.cols + col;
   const occupied = new Int32Array(count).fill(-1);
   const start = new Int32Array(r.boxes.length);
@@ -190,7 +244,7 @@ export function track(r: Replay): Track | string {
   if (next < p) {
     return `push ${next + 1} names move ${r.pushed[next][0] + 1}: pushes must be in move order, one per move, within the ${n} moves`;
   }
-  return { player, pushOf, moveOf, box, from, to, start, prefix };
+  return { board, player, pushOf, moveOf, box, from, to, start, prefix };
 }
 
 /** The speeds offered, in moves per second. */
@@ -306,7 +360,9 @@ export function sameReplay(a: Replay | null, b: Replay | null): boolean {
     a.player.join() === b.player.join() &&
     sameCells(a.boxes, b.boxes) &&
     sameCells(a.goals, b.goals) &&
-    a.cells.every((row, i) => row === b.cells[i]) &&
+    a.runs === b.runs &&
+    (a.cells ?? []).length === (b.cells ?? []).length &&
+    (a.cells ?? []).every((row, i) => row === b.cells?.[i]) &&
     sameCells(a.dead, b.dead) &&
     a.steps.length === b.steps.length &&
     a.steps.every((s, i) => s === b.steps[i]) &&

@@ -4,6 +4,7 @@ import { contentSecurityPolicy, makeNonce, previewHtml } from '../../src/preview
 import {
   Boxes,
   Replay,
+  boardCodes,
   SPEEDS,
   Trail,
   counterText,
@@ -70,6 +71,27 @@ test('an answer (a maze or a level) parses as the server sent it', () => {
   assert.deepEqual(parseReplay(wire(line, { maze: 1, version: 7, title: null })), { ...line, maze: 1, version: 7 });
   assert.deepEqual(parseReplay(wire(pair)), pair);
   assert.equal(parseReplay(null), null);
+});
+
+test('a compact answer (the board as runs) parses and indexes like the rows', () => {
+  const { cells: _rows, ...rest } = pair;
+  const compact: Replay = { ...rest, runs: '#TBS.BT#' };
+  assert.deepEqual(parseReplay(wire(compact)), compact);
+  const room = { rows: 3, cols: 5, runs: '5#|#.2 #|5#' };
+  const rows = { rows: 3, cols: 5, cells: ['#####', '#.  #', '#####'] };
+  assert.deepEqual(boardCodes(room), boardCodes(rows));
+  const fromRuns = track({ ...pair, cells: undefined, runs: '#TBS.BT#' });
+  const fromRows = track(pair);
+  assert.deepEqual(fromRuns, fromRows);
+});
+
+test('runs that do not code the board are refused', () => {
+  const bad = (runs: string) => boardCodes({ rows: 2, cols: 3, runs });
+  assert.ok(boardCodes({ rows: 2, cols: 3, runs: '3#|#.#' }) instanceof Uint16Array);
+  for (const runs of ['3#', '3#|2#', '3#|4#', '3#|#.#|3#', '3#|0#3#', '3#|#.#2', '3#||#.#', '9#|3#']) {
+    assert.match(String(bad(runs)), /runs must code 2 rows of 3 cells/, runs);
+  }
+  assert.match(String(parseReplay(wire(pair, { cells: undefined, runs: '#TBS.BT' }))), /runs must code 1 rows of 8 cells/);
 });
 
 test('malformed answers are refused with a reason, never drawn', () => {

@@ -80,18 +80,15 @@ export class BoardPainter {
     this.imageCtx = this.image.getContext('2d', { willReadFrequently: false }) as CanvasRenderingContext2D;
   }
 
-  /** A new maze: its cells and dead squares, no trail yet. */
-  setBoard(rows: number, cols: number, cells: string[], dead: [number, number][]): void {
+  /** A new maze: its cells (character codes, row by row) and dead squares, no trail yet. */
+  setBoard(rows: number, cols: number, cells: Uint16Array, dead: [number, number][]): void {
     this.rows = rows;
     this.cols = cols;
     this.shades = null;
     this.kinds = new Uint8Array(rows * cols);
-    for (let r = 0; r < rows; r++) {
-      const row = cells[r];
-      for (let c = 0; c < cols; c++) {
-        const ch = row.charCodeAt(c);
-        this.kinds[r * cols + c] = ch === 35 /* # */ ? ROCK : ch === 32 /* space */ ? VOID : FLOOR;
-      }
+    for (let i = 0; i < rows * cols; i++) {
+      const ch = cells[i];
+      this.kinds[i] = ch === 35 /* # */ ? ROCK : ch === 32 /* space */ ? VOID : FLOOR;
     }
     for (const [r, c] of dead) {
       this.kinds[r * cols + c] = DEAD;

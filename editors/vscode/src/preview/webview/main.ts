@@ -81,6 +81,7 @@ const painter = new BoardPainter(canvas);
 let lastSeq = -1;
 let replay: Replay | null = null;
 let moves: Track = {
+  board: new Uint16Array(0),
   player: new Int32Array(1),
   pushOf: new Int32Array(0),
   moveOf: new Int32Array(0),
@@ -199,7 +200,7 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   followButton.setAttribute('aria-label', many ? 'Follow the player' : 'Follow the box');
   canvas.dataset.rows = String(next.rows);
   canvas.dataset.cols = String(next.cols);
-  painter.setBoard(next.rows, next.cols, next.cells, next.dead);
+  painter.setBoard(next.rows, next.cols, played.board, next.dead);
   difficulty = null;
   showLayer();
   for (const cell of played.start) {
