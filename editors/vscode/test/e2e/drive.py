@@ -612,10 +612,21 @@ def step_make_hardest(wb: Workbench):
         raise Failure(f"'… keeping the target' should be offered exactly when it moves something ({moves_kept}): {menu}")
     wb.ok(f"the light bulb offers Make Maze #1 hardest with the counts ('… keeping the target' {'too' if moves_kept else 'not: nothing to move'})", "hardest-lightbulb")
     wb.page.keyboard.press("Escape")
-    # The Refactor menu (asks for refactor kinds only): run it from there.
-    wb.command("Refactor...")
+    # The Refactor menu (asks for refactor kinds only): run it from there. VS Code
+    # cancels a code-action request when focus or selection moves while it runs (the
+    # command palette closing, on a busy machine) and then says "No refactorings
+    # available": opened again, the way a user would, until the menu lists it.
     rows = wb.page.locator(".action-widget .monaco-list-row")
+    none = wb.page.get_by_text("No refactorings available")
     title = re.compile(r"Make Maze #1 hardest \(\d+ → \d+ push")
+    for _ in range(10):
+        wb.command("Refactor...")
+        shown = wb.wait_for("the Refactor menu or its 'No refactorings available'", lambda: rows.filter(has_text=title).count() == 1 or none.count() > 0)
+        if rows.filter(has_text=title).count() == 1:
+            break
+        print(f"   refactor menu: none available (shown: {shown}); asked again")
+        wb.page.keyboard.press("Escape")
+        wb.page.wait_for_timeout(500)
     wb.wait_for("Make Maze #1 hardest in the Refactor menu", lambda: rows.filter(has_text=title).count() == 1)
     print(f"   refactor menu: {rows.all_inner_texts()}")
     wb.shot("hardest-refactor-menu")
