@@ -139,6 +139,8 @@ def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report):
     hint = f"{pushes} pushes · {len(moves)} moves"
     wb.wait_for(f"{name} solved ({hint})", lambda: wb.editor_lines().get(1, "").endswith(hint), 300)
     wb.go_to(3, 3)
+    # VS Code's own window while the board opens: its longest frame gap and long tasks.
+    wb.page.evaluate(WATCH_MAIN_JS)
     t0 = palette(wb, "boxls: Open Preview to the Side")
     wb.wait_for("the preview's webview", lambda: wb.page.locator("iframe.webview.ready").count() > 0, 300)
     frame = wb.page.frame_locator("iframe.webview.ready").frame_locator("#active-frame")
@@ -146,6 +148,9 @@ def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report):
     s = wait_painted(wb, frame, f"the {n}×{n} board drawn", lambda s: s["rows"] == n and s["counter"] == start and s["drawnAt"], 300)
     report.add(f"{n}×{n}", "command → board drawn", f"{s['drawnAt'] - t0:.0f} ms")
     report.add(f"{n}×{n}", "server's answer → board drawn", f"{s['openMs']:.0f} ms (of which to the page {s['receivedMs']:.0f} ms)")
+    main = wb.page.evaluate(STOP_MAIN_JS)
+    long = f", long tasks up to {max(main['long']):.0f} ms" if main["long"] else ", no long task"
+    report.add(f"{n}×{n}", "VS Code's window while the board opens", f"longest frame gap {max(main['gaps'][1:], default=0):.0f} ms{long}")
     return frame, s
 
 
