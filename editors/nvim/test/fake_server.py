@@ -230,6 +230,7 @@ def replay(uri):
     doc, maze = docs[uri], maze_of(uri)
     cells = doc["lines"][1 : maze["last"] + 1]
     find = lambda ch: next([r, row.index(ch)] for r, row in enumerate(cells) if ch in row)
+    steps, pushed = deltas(find("S"), find("B"), solution(uri), maze["cols"])
     return {
         "maze": 1,
         "version": doc["version"],
@@ -241,7 +242,25 @@ def replay(uri):
         "frames": [],
         "start": {"player": find("S"), "box": find("B")},
         "dead": [],
+        "steps": steps,
+        "pushed": pushed,
     }
+
+
+def deltas(player, box, moves, cols):
+    """What the real server sends for `moves` from this start: the player's cell after
+    each move, and each push as [move, box 0, the box's new cell]."""
+    way = {"n": (-1, 0), "s": (1, 0), "e": (0, 1), "w": (0, -1)}
+    (pr, pc), (br, bc) = player, box
+    steps, pushed = [], []
+    for k, move in enumerate(moves):
+        dr, dc = way[move.lower()]
+        pr, pc = pr + dr, pc + dc
+        if (pr, pc) == (br, bc):
+            br, bc = br + dr, bc + dc
+            pushed.append([k, 0, br * cols + bc])
+        steps.append(pr * cols + pc)
+    return steps, pushed
 
 
 def release():

@@ -5,9 +5,10 @@
 -- difficulty map over the board (or off again), q/Esc close.
 --
 -- A maze larger than the window is shown through a viewport that follows the box. The
--- moves are played out here from the server's start and move string (`boxls/replay` with
--- `frames: false`): four integers per move, and each frame draws only the cells in view,
--- so a 2000×2000 maze plays at the same speed as a small one.
+-- server plays the moves (`boxls/replay` with `frames: false`): the player's cell after
+-- each move and the box's after each push, indexed here into four integers per move; each
+-- frame draws only the cells in view, so a 2000×2000 maze plays at the same speed as a
+-- small one. Nothing here knows how a move is played.
 local M = {}
 
 local boxls = require('boxls')
@@ -36,7 +37,6 @@ local HL = {
 local PLAY_MS = 15000
 local MIN_STEP_MS, MAX_STEP_MS = 40, 300
 
-local DIRS = { n = { -1, 0 }, s = { 1, 0 }, e = { 0, 1 }, w = { 0, -1 } }
 
 local ns = vim.api.nvim_create_namespace('boxls.play')
 
@@ -47,6 +47,8 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field moves string the optimal move string
 ---@field pushes integer
 ---@field start { player: integer[], box: integer[] } 0-based (row, column)
+---@field steps integer[] the player's cell (row * cols + col) after each move
+---@field pushed integer[][] each push: { move (0-based), box, the box's new cell }
 ---@field dead integer[][]
 
 ---@class boxls.Fit
@@ -87,32 +89,35 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field win integer
 ---@field timer uv.uv_timer_t?
 
---- Plays `replay.moves` out from the start: player and box after each move, and the
---- pushes done by then (a move onto the box pushes it). Stops at a move that leaves
---- the board (never for the server's own solution).
+--- Indexes the server's deltas: player and box after each move, and the pushes done
+--- by then. Stops at a delta off the board (never in the server's own answer).
 ---@param p boxls.Player
-local function play_out(p)
+local function index_moves(p)
   local replay = p.replay
+  local cols, cells = replay.cols, replay.rows * replay.cols
   local start = replay.start
   local pr, pc, br, bc = start.player[1], start.player[2], start.box[1], start.box[2]
   p.pr, p.pc, p.br, p.bc, p.pushes_at = { [0] = pr }, { [0] = pc }, { [0] = br }, { [0] = bc }, { [0] = 0 }
-  local moves, pushes = replay.moves or '', 0
-  local count = 0
-  for k = 1, #moves do
-    local d = DIRS[moves:sub(k, k):lower()]
-    if not d then
+  local steps, pushed = replay.steps or {}, replay.pushed or {}
+  local on_board = function(cell)
+    return type(cell) == 'number' and cell >= 0 and cell < cells
+  end
+  local next_push, count = 1, 0
+  for k = 1, #steps do
+    local push = pushed[next_push]
+    if push and push[1] == k - 1 then
+      if not on_board(push[3]) then
+        break
+      end
+      br, bc = math.floor(push[3] / cols), push[3] % cols
+      next_push = next_push + 1
+    end
+    if not on_board(steps[k]) then
       break
     end
-    pr, pc = pr + d[1], pc + d[2]
-    if pr == br and pc == bc then
-      br, bc = br + d[1], bc + d[2]
-      pushes = pushes + 1
-    end
-    if pr < 0 or pc < 0 or br < 0 or bc < 0 or pr >= replay.rows or br >= replay.rows or pc >= replay.cols or bc >= replay.cols then
-      break
-    end
+    pr, pc = math.floor(steps[k] / cols), steps[k] % cols
     count = k
-    p.pr[k], p.pc[k], p.br[k], p.bc[k], p.pushes_at[k] = pr, pc, br, bc, pushes
+    p.pr[k], p.pc[k], p.br[k], p.bc[k], p.pushes_at[k] = pr, pc, br, bc, next_push - 1
   end
   p.count = count
 end
@@ -591,7 +596,7 @@ end
 ---@param ask_map fun(callback: fun(map: boxls.Difficulty?, err: string?))
 function M.open_replay(replay, title, ask_map)
   local p = { replay = replay, title = title, frame = 0, top = 0, left = 0, playing = false, fitting = false, mapping = false, asking = false, ask_map = ask_map } --[[@as boxls.Player]]
-  play_out(p)
+  index_moves(p)
   p.dead = {}
   for _, d in ipairs(replay.dead or {}) do
     p.dead[key(p, d[1], d[2])] = true
