@@ -78,9 +78,8 @@ const targetName = byId<HTMLSpanElement>('target-name');
 
 const painter = new BoardPainter(canvas);
 
-let lastSeq = -1;
-let replay: Replay | null = null;
-let moves: Track = {
+/** No board yet: nothing to index. */
+const noMoves: Track = {
   board: new Uint16Array(0),
   player: new Int32Array(1),
   pushOf: new Int32Array(0),
@@ -91,32 +90,68 @@ let moves: Track = {
   start: new Int32Array(1),
   prefix: new Int32Array(1),
 };
-let boxes = new Boxes(moves);
-let trail: Trail | null = null;
-let frame = 0;
-/** The targets (goals), and which cells are one. */
-let targets: [number, number][] = [];
-let goalAt = new Uint8Array(0);
 
-/** Moves per second; once the user picks one it is kept for every board. */
-let speed = 4;
-let speedChosen = false;
-/** While playing: where the clock started (frame and time), for fractional positions. */
-let playing: { from: number; at: number } | undefined;
-let fraction = 0;
+/** The preview's state, in one place: what is shown, how, and what the user set. */
+interface PreviewState {
+  lastSeq: number;
+  replay: Replay | null;
+  moves: Track;
+  boxes: Boxes;
+  trail: Trail | null;
+  frame: number;
+  /** The targets (goals), and which cells are one. */
+  targets: [number, number][];
+  goalAt: Uint8Array;
+  /** Moves per second; once the user picks one it is kept for every board. */
+  speed: number;
+  speedChosen: boolean;
+  /** While playing: where the clock started (frame and time), for fractional positions. */
+  playing: { from: number; at: number } | undefined;
+  fraction: number;
+  /** The canvas size in device pixels, and the device pixels per CSS pixel. */
+  size: Size;
+  dpr: number;
+  view: View;
+  /** The view is the fitted one (refitted when the panel is resized) until the user zooms or pans. */
+  fitted: boolean;
+  following: boolean;
+  /** The difficulty layer: switched on, and the map of the board shown once it came. */
+  layer: boolean;
+  difficulty: DifficultyMap | null;
+  drawQueued: boolean;
+  /** When the server answered with the board not yet painted (0: painted). */
+  drawnAt: number;
+  /** A two-finger pinch's scale since it last zoomed a step. */
+  pinch: number;
+  /** The wheel's travel since it last zoomed a step. */
+  wheel: number;
+}
 
-/** The canvas size in device pixels, and the device pixels per CSS pixel. */
-let size: Size = { width: 1, height: 1 };
-let dpr = window.devicePixelRatio || 1;
-let view: View = { cell: 1, x: 0, y: 0 };
-/** The view is the fitted one (refitted when the panel is resized) until the user zooms or pans. */
-let fitted = true;
-let following = true;
-/** The difficulty layer: switched on, and the map of the board shown once it came. */
-let layer = false;
-let difficulty: DifficultyMap | null = null;
-let drawQueued = false;
-let drawnAt = 0;
+const ui: PreviewState = {
+  lastSeq: -1,
+  replay: null,
+  moves: noMoves,
+  boxes: new Boxes(noMoves),
+  trail: null,
+  frame: 0,
+  targets: [],
+  goalAt: new Uint8Array(0),
+  speed: 4,
+  speedChosen: false,
+  playing: undefined,
+  fraction: 0,
+  size: { width: 1, height: 1 },
+  dpr: window.devicePixelRatio || 1,
+  view: { cell: 1, x: 0, y: 0 },
+  fitted: true,
+  following: true,
+  layer: false,
+  difficulty: null,
+  drawQueued: false,
+  drawnAt: 0,
+  pinch: 1,
+  wheel: 0,
+};
 
 window.addEventListener('message', (event: MessageEvent<Incoming>) => {
   const msg = event.data;
@@ -124,10 +159,10 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
     takeDifficulty(msg.map);
     return;
   }
-  if (!msg || typeof msg.seq !== 'number' || msg.seq <= lastSeq) {
+  if (!msg || typeof msg.seq !== 'number' || msg.seq <= ui.lastSeq) {
     return;
   }
-  lastSeq = msg.seq;
+  ui.lastSeq = msg.seq;
   document.body.dataset.seq = String(msg.seq);
   titleEl.textContent = msg.title;
   if (msg.type === 'replay') {
@@ -136,7 +171,7 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
     }
     showReplay(msg.replay, msg.answeredAt);
   } else if (msg.type === 'keep') {
-    if (replay) {
+    if (ui.replay) {
       statusEl.hidden = true;
       stage.hidden = false;
     }
@@ -147,10 +182,10 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
 
 function showMessage(text: string, kind: TextMessage['kind'], status = ''): void {
   pause();
-  difficulty = null;
+  ui.difficulty = null;
   showLayer();
   statusEl.dataset.status = status;
-  replay = null;
+  ui.replay = null;
   stage.hidden = true;
   statusEl.hidden = false;
   statusEl.textContent = text;
@@ -160,9 +195,9 @@ function showMessage(text: string, kind: TextMessage['kind'], status = ''): void
 function showReplay(next: Replay, answeredAt: number | undefined): void {
   statusEl.hidden = true;
   stage.hidden = false;
-  if (sameReplay(replay, next)) {
+  if (sameReplay(ui.replay, next)) {
     // The same maze and solution (an edit elsewhere): keep the frame and keep playing.
-    replay = next;
+    ui.replay = next;
     return;
   }
   const played = track(next);
@@ -171,20 +206,20 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
     return;
   }
   pause();
-  replay = next;
-  moves = played;
-  boxes = new Boxes(played);
-  trail = new Trail(next.rows * next.cols, played);
-  frame = 0;
-  fraction = 0;
-  targets = next.goals.map(([r, c]) => [r, c]);
-  goalAt = new Uint8Array(next.rows * next.cols);
+  ui.replay = next;
+  ui.moves = played;
+  ui.boxes = new Boxes(played);
+  ui.trail = new Trail(next.rows * next.cols, played);
+  ui.frame = 0;
+  ui.fraction = 0;
+  ui.targets = next.goals.map(([r, c]) => [r, c]);
+  ui.goalAt = new Uint8Array(next.rows * next.cols);
   for (const [r, c] of next.goals) {
-    goalAt[r * next.cols + c] = 1;
+    ui.goalAt[r * next.cols + c] = 1;
   }
-  if (!speedChosen) {
-    speed = defaultSpeed(count());
-    speedSelect.value = String(speed);
+  if (!ui.speedChosen) {
+    ui.speed = defaultSpeed(count());
+    speedSelect.value = String(ui.speed);
   }
   scrub.max = String(count());
   // As wide as the counter ever gets, so the controls do not move while it counts.
@@ -201,147 +236,147 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   canvas.dataset.rows = String(next.rows);
   canvas.dataset.cols = String(next.cols);
   painter.setBoard(next.rows, next.cols, played.board, next.dead);
-  difficulty = null;
+  ui.difficulty = null;
   showLayer();
   for (const cell of played.start) {
     painter.setTrail(cell, true);
   }
   measure();
   refit();
-  drawnAt = answeredAt ?? -1;
+  ui.drawnAt = answeredAt ?? -1;
   showFrame(0);
 }
 
 /** Moves to frame k: the trail gains or loses the cells between, the controls follow. */
 function showFrame(k: number): void {
-  if (!replay || !trail) {
+  if (!ui.replay || !ui.trail) {
     return;
   }
-  frame = Math.max(0, Math.min(k, count()));
-  boxes.seek(frame);
-  trail.seek(frame, (cell, on) => painter.setTrail(cell, on));
-  const text = counterText(replay, moves, frame);
-  scrub.value = String(frame);
+  ui.frame = Math.max(0, Math.min(k, count()));
+  ui.boxes.seek(ui.frame);
+  ui.trail.seek(ui.frame, (cell, on) => painter.setTrail(cell, on));
+  const text = counterText(ui.replay, ui.moves, ui.frame);
+  scrub.value = String(ui.frame);
   scrub.setAttribute('aria-valuetext', text);
   counter.textContent = text;
-  back.disabled = frame === 0;
-  forward.disabled = frame === count();
-  skip.disabled = nextPush(moves, frame) === frame;
-  if (!playing) {
+  back.disabled = ui.frame === 0;
+  forward.disabled = ui.frame === count();
+  skip.disabled = nextPush(ui.moves, ui.frame) === ui.frame;
+  if (!ui.playing) {
     describe();
   }
-  if (frame === count()) {
+  if (ui.frame === count()) {
     pause();
   }
-  if (following) {
+  if (ui.following) {
     const [fr, fc] = rc(focus());
-    setView(follow(view, fr, fc, size, replay.rows, replay.cols), false);
+    setView(follow(ui.view, fr, fc, ui.size, ui.replay.rows, ui.replay.cols), false);
   }
   queueDraw();
 }
 
 /** How many moves the solution has. */
-const count = () => moves.pushOf.length;
+const count = () => ui.moves.pushOf.length;
 
 /** What the view follows: the box of a maze, the player of a level (many boxes). */
-const focus = () => (boxes.at.length === 1 ? boxes.at[0] : moves.player[frame]);
+const focus = () => (ui.boxes.at.length === 1 ? ui.boxes.at[0] : ui.moves.player[ui.frame]);
 
 /** How many boxes stand on a goal at the frame shown. */
 function onGoals(): number {
   let n = 0;
-  for (const cell of boxes.at) {
-    n += goalAt[cell];
+  for (const cell of ui.boxes.at) {
+    n += ui.goalAt[cell];
   }
   return n;
 }
 
 /** The accessible summary of the frame shown (not while playing: it would chatter). */
 function describe(): void {
-  if (!replay) {
+  if (!ui.replay) {
     return;
   }
-  const [pr, pc] = rc(moves.player[frame]);
-  const move = frame > 0 ? replay.moves[frame - 1] : undefined;
-  const pushed = frame > 0 && moves.pushOf[frame - 1] >= 0;
+  const [pr, pc] = rc(ui.moves.player[ui.frame]);
+  const move = ui.frame > 0 ? ui.replay.moves[ui.frame - 1] : undefined;
+  const pushed = ui.frame > 0 && ui.moves.pushOf[ui.frame - 1] >= 0;
   let where: string;
-  if (boxes.at.length === 1) {
-    const [br, bc] = rc(boxes.at[0]);
+  if (ui.boxes.at.length === 1) {
+    const [br, bc] = rc(ui.boxes.at[0]);
     where = `box at row ${br + 1}, column ${bc + 1}`;
   } else {
-    where = `${onGoals()} of ${boxes.at.length} boxes on goals`;
+    where = `${onGoals()} of ${ui.boxes.at.length} boxes on goals`;
   }
   position.textContent =
-    `${counterText(replay, moves, frame)}${move ? ` (${pushed ? 'push' : 'walk'} ${move})` : ''}: ` +
+    `${counterText(ui.replay, ui.moves, ui.frame)}${move ? ` (${pushed ? 'push' : 'walk'} ${move})` : ''}: ` +
     `player at row ${pr + 1}, column ${pc + 1}; ${where}`;
 }
 
-const rc = (cell: number): [number, number] => (replay ? [Math.floor(cell / replay.cols), cell % replay.cols] : [0, 0]);
+const rc = (cell: number): [number, number] => (ui.replay ? [Math.floor(cell / ui.replay.cols), cell % ui.replay.cols] : [0, 0]);
 
 function queueDraw(): void {
-  if (!drawQueued) {
-    drawQueued = true;
+  if (!ui.drawQueued) {
+    ui.drawQueued = true;
     requestAnimationFrame(onFrame);
   }
 }
 
 function onFrame(now: number): void {
-  drawQueued = false;
-  if (playing && replay) {
-    const at = playing.from + ((now - playing.at) * speed) / 1000;
+  ui.drawQueued = false;
+  if (ui.playing && ui.replay) {
+    const at = ui.playing.from + ((now - ui.playing.at) * ui.speed) / 1000;
     const k = Math.min(count(), Math.floor(at));
-    fraction = k < count() ? at - k : 0;
-    if (k !== frame) {
+    ui.fraction = k < count() ? at - k : 0;
+    if (k !== ui.frame) {
       showFrame(k);
     }
-    if (playing) {
+    if (ui.playing) {
       queueDraw();
     }
   } else {
-    fraction = 0;
+    ui.fraction = 0;
   }
   draw();
 }
 
 /** Paints the frame shown (a move under way is drawn part of the way). */
 function draw(): void {
-  if (!replay) {
+  if (!ui.replay) {
     return;
   }
   const between = (a: number, b: number): [number, number] => {
     const [ar, ac] = rc(a);
     const [br, bc] = rc(b);
-    return [ar + (br - ar) * fraction, ac + (bc - ac) * fraction];
+    return [ar + (br - ar) * ui.fraction, ac + (bc - ac) * ui.fraction];
   };
-  const next = Math.min(frame + 1, count());
-  const player = between(moves.player[frame], moves.player[next]);
+  const next = Math.min(ui.frame + 1, count());
+  const player = between(ui.moves.player[ui.frame], ui.moves.player[next]);
   // The box the next move pushes is drawn part of the way too.
-  const push = frame < count() ? moves.pushOf[frame] : -1;
+  const push = ui.frame < count() ? ui.moves.pushOf[ui.frame] : -1;
   const drawn: [number, number][] = [];
   const onGoal: boolean[] = [];
-  for (let i = 0; i < boxes.at.length; i++) {
-    const cell = boxes.at[i];
-    drawn.push(push >= 0 && moves.box[push] === i ? between(cell, moves.to[push]) : rc(cell));
-    onGoal.push(goalAt[cell] === 1);
+  for (let i = 0; i < ui.boxes.at.length; i++) {
+    const cell = ui.boxes.at[i];
+    drawn.push(push >= 0 && ui.moves.box[push] === i ? between(cell, ui.moves.to[push]) : rc(cell));
+    onGoal.push(ui.goalAt[cell] === 1);
   }
-  painter.draw(view, size, { player, boxes: drawn, onGoal, targets }, dpr);
+  painter.draw(ui.view, ui.size, { player, boxes: drawn, onGoal, targets: ui.targets }, ui.dpr);
   const d = canvas.dataset;
-  d.frame = String(frame);
-  d.player = rc(moves.player[frame]).join(',');
-  d.box = rc(boxes.at[0]).join(',');
-  d.boxes = [...boxes.at].map((cell) => rc(cell).join(',')).join(';');
-  d.goals = targets.map((t) => t.join(',')).join(';');
+  d.frame = String(ui.frame);
+  d.player = rc(ui.moves.player[ui.frame]).join(',');
+  d.box = rc(ui.boxes.at[0]).join(',');
+  d.boxes = [...ui.boxes.at].map((cell) => rc(cell).join(',')).join(';');
+  d.goals = ui.targets.map((t) => t.join(',')).join(';');
   d.onGoals = String(onGoals());
-  d.cell = String(view.cell);
-  d.x = String(view.x);
-  d.y = String(view.y);
-  d.width = String(size.width);
-  d.height = String(size.height);
-  d.dpr = String(dpr);
-  if (drawnAt !== 0) {
+  d.cell = String(ui.view.cell);
+  d.x = String(ui.view.x);
+  d.y = String(ui.view.y);
+  d.width = String(ui.size.width);
+  d.height = String(ui.size.height);
+  d.dpr = String(ui.dpr);
+  if (ui.drawnAt !== 0) {
     // The first paint of a new board: how long after the server's answer it came.
     d.drawnAt = String(Date.now());
-    d.openMs = drawnAt > 0 ? String(Date.now() - drawnAt) : '';
-    drawnAt = 0;
+    d.openMs = ui.drawnAt > 0 ? String(Date.now() - ui.drawnAt) : '';
+    ui.drawnAt = 0;
   }
 }
 
@@ -350,22 +385,22 @@ function draw(): void {
 /** Keeps a map the extension sent if it is the board's (same maze, version and size). */
 function takeDifficulty(map: DifficultyMap): void {
   const fits =
-    !!replay &&
-    map.rows === replay.rows &&
-    map.cols === replay.cols &&
-    (replay.maze === undefined || replay.maze === map.maze) &&
-    (replay.version === undefined || replay.version === map.version);
-  if (fits && layer) {
-    difficulty = map;
+    !!ui.replay &&
+    map.rows === ui.replay.rows &&
+    map.cols === ui.replay.cols &&
+    (ui.replay.maze === undefined || ui.replay.maze === map.maze) &&
+    (ui.replay.version === undefined || ui.replay.version === map.version);
+  if (fits && ui.layer) {
+    ui.difficulty = map;
     showLayer();
   }
 }
 
 function setLayer(on: boolean): void {
-  layer = on;
+  ui.layer = on;
   difficultyButton.setAttribute('aria-pressed', String(on));
   if (!on) {
-    difficulty = null;
+    ui.difficulty = null;
   }
   showLayer();
   vscodeApi.postMessage({ type: 'layer', difficulty: on });
@@ -373,11 +408,11 @@ function setLayer(on: boolean): void {
 
 /** Shades the board and shows the legend while the layer is on and its map is in. */
 function showLayer(): void {
-  const active = layer && !!difficulty;
-  painter.setShades(active && difficulty ? shades(difficulty) : null);
+  const active = ui.layer && !!ui.difficulty;
+  painter.setShades(active && ui.difficulty ? shades(ui.difficulty) : null);
   difficultyLegend.hidden = !active;
-  difficultyRange.textContent = active && difficulty ? rangeText(difficulty) : '';
-  document.body.dataset.difficulty = active ? 'on' : layer ? 'waiting' : 'off';
+  difficultyRange.textContent = active && ui.difficulty ? rangeText(ui.difficulty) : '';
+  document.body.dataset.difficulty = active ? 'on' : ui.layer ? 'waiting' : 'off';
   if (!active) {
     hideTip();
   }
@@ -392,13 +427,13 @@ function hideTip(): void {
 
 /** Over a cell with the layer on: what the box would need from there, by the pointer. */
 function showTip(e: PointerEvent): void {
-  if (!replay || !difficulty || pointers.size > 0) {
+  if (!ui.replay || !ui.difficulty || pointers.size > 0) {
     hideTip();
     return;
   }
   const r = canvas.getBoundingClientRect();
-  const at = cellAt(view, (e.clientX - r.left) * dpr, (e.clientY - r.top) * dpr, replay.rows, replay.cols);
-  const text = at && cellText(difficulty, at[0], at[1]);
+  const at = cellAt(ui.view, (e.clientX - r.left) * ui.dpr, (e.clientY - r.top) * ui.dpr, ui.replay.rows, ui.replay.cols);
+  const text = at && cellText(ui.difficulty, at[0], at[1]);
   if (!at || !text) {
     hideTip();
     return;
@@ -409,9 +444,9 @@ function showTip(e: PointerEvent): void {
   // Beside the pointer, inside the viewport and off the hovered cell (all in CSS pixels
   // from the viewport's corner; the view is in the canvas's device pixels).
   const room = viewport.getBoundingClientRect();
-  const ox = r.left - room.left + view.x / dpr;
-  const oy = r.top - room.top + view.y / dpr;
-  const side = view.cell / dpr;
+  const ox = r.left - room.left + ui.view.x / ui.dpr;
+  const oy = r.top - room.top + ui.view.y / ui.dpr;
+  const side = ui.view.cell / ui.dpr;
   const cell = { left: ox + at[1] * side, top: oy + at[0] * side, right: ox + (at[1] + 1) * side, bottom: oy + (at[0] + 1) * side };
   const place = placeTip(
     { x: e.clientX - room.left, y: e.clientY - room.top },
@@ -426,9 +461,9 @@ function showTip(e: PointerEvent): void {
 // --- playing ------------------------------------------------------------------------
 
 function pause(): void {
-  if (playing) {
-    playing = undefined;
-    fraction = 0;
+  if (ui.playing) {
+    ui.playing = undefined;
+    ui.fraction = 0;
     describe();
     queueDraw();
   }
@@ -439,13 +474,13 @@ function pause(): void {
 }
 
 function start(): void {
-  if (!replay || count() === 0) {
+  if (!ui.replay || count() === 0) {
     return;
   }
-  if (frame === count()) {
+  if (ui.frame === count()) {
     showFrame(0); // play again from the start
   }
-  playing = { from: frame, at: performance.now() };
+  ui.playing = { from: ui.frame, at: performance.now() };
   play.innerHTML = ICONS.pause;
   play.title = 'Pause (Space)';
   play.setAttribute('aria-label', 'Pause');
@@ -453,24 +488,24 @@ function start(): void {
   queueDraw();
 }
 
-const toggle = () => (playing ? pause() : start());
+const toggle = () => (ui.playing ? pause() : start());
 const step = (to: number) => {
   pause();
   showFrame(to);
 };
 
 function setSpeed(next: number): void {
-  if (playing) {
+  if (ui.playing) {
     // Keep the piece where it is; only the pace changes.
-    playing = { from: frame + fraction, at: performance.now() };
+    ui.playing = { from: ui.frame + ui.fraction, at: performance.now() };
   }
-  speed = next;
-  speedChosen = true;
-  speedSelect.value = String(speed);
+  ui.speed = next;
+  ui.speedChosen = true;
+  speedSelect.value = String(ui.speed);
 }
 
 function changeSpeed(direction: 1 | -1): void {
-  const i = SPEEDS.indexOf(speed);
+  const i = SPEEDS.indexOf(ui.speed);
   setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, (i < 0 ? 2 : i) + direction))]);
 }
 
@@ -478,73 +513,73 @@ function changeSpeed(direction: 1 | -1): void {
 
 /** The canvas's size in device pixels, exact where the browser says so. */
 function measure(entry?: ResizeObserverEntry): void {
-  dpr = window.devicePixelRatio || 1;
+  ui.dpr = window.devicePixelRatio || 1;
   const box = entry?.devicePixelContentBoxSize?.[0];
-  const width = box ? box.inlineSize : Math.round(viewport.clientWidth * dpr);
-  const height = box ? box.blockSize : Math.round(viewport.clientHeight * dpr);
-  size = { width: Math.max(1, width), height: Math.max(1, height) };
-  if (canvas.width !== size.width || canvas.height !== size.height) {
-    canvas.width = size.width;
-    canvas.height = size.height;
+  const width = box ? box.inlineSize : Math.round(viewport.clientWidth * ui.dpr);
+  const height = box ? box.blockSize : Math.round(viewport.clientHeight * ui.dpr);
+  ui.size = { width: Math.max(1, width), height: Math.max(1, height) };
+  if (canvas.width !== ui.size.width || canvas.height !== ui.size.height) {
+    canvas.width = ui.size.width;
+    canvas.height = ui.size.height;
   }
-  canvas.style.width = `${size.width / dpr}px`;
-  canvas.style.height = `${size.height / dpr}px`;
+  canvas.style.width = `${ui.size.width / ui.dpr}px`;
+  canvas.style.height = `${ui.size.height / ui.dpr}px`;
 }
 
 function refit(): void {
-  if (replay) {
-    fitted = true;
-    view = fit(replay.rows, replay.cols, size, Math.round(8 * dpr));
+  if (ui.replay) {
+    ui.fitted = true;
+    ui.view = fit(ui.replay.rows, ui.replay.cols, ui.size, Math.round(8 * ui.dpr));
     queueDraw();
   }
 }
 
 function setView(next: View, byUser: boolean): void {
-  if (next === view) {
+  if (next === ui.view) {
     return;
   }
-  view = replay ? clamp(next, replay.rows, replay.cols, size) : next;
+  ui.view = ui.replay ? clamp(next, ui.replay.rows, ui.replay.cols, ui.size) : next;
   if (byUser) {
-    fitted = false;
+    ui.fitted = false;
   }
   queueDraw();
 }
 
 /** Zooms one step about a device pixel (the box when following, else the canvas's middle). */
 function zoom(direction: 1 | -1, px?: number, py?: number): void {
-  if (!replay) {
+  if (!ui.replay) {
     return;
   }
-  const cell = zoomStep(view.cell, direction);
+  const cell = zoomStep(ui.view.cell, direction);
   if (px === undefined || py === undefined) {
     const [br, bc] = rc(focus());
-    [px, py] = following ? [view.x + (bc + 0.5) * view.cell, view.y + (br + 0.5) * view.cell] : [size.width / 2, size.height / 2];
+    [px, py] = ui.following ? [ui.view.x + (bc + 0.5) * ui.view.cell, ui.view.y + (br + 0.5) * ui.view.cell] : [ui.size.width / 2, ui.size.height / 2];
   }
-  setView(zoomAt(view, cell, px, py), true);
+  setView(zoomAt(ui.view, cell, px, py), true);
 }
 
 function panBy(dx: number, dy: number): void {
-  if (replay) {
+  if (ui.replay) {
     setFollowing(false);
-    setView(pan(view, dx, dy, replay.rows, replay.cols, size), true);
+    setView(pan(ui.view, dx, dy, ui.replay.rows, ui.replay.cols, ui.size), true);
   }
 }
 
 function setFollowing(on: boolean): void {
-  following = on;
+  ui.following = on;
   followButton.setAttribute('aria-pressed', String(on));
-  if (on && replay) {
+  if (on && ui.replay) {
     const [br, bc] = rc(focus());
-    setView(follow(view, br, bc, size, replay.rows, replay.cols), true);
+    setView(follow(ui.view, br, bc, ui.size, ui.replay.rows, ui.replay.cols), true);
   }
 }
 
 new ResizeObserver((entries) => {
   measure(entries[entries.length - 1]);
-  if (fitted) {
+  if (ui.fitted) {
     refit();
-  } else if (replay) {
-    setView(clamp(view, replay.rows, replay.cols, size), false);
+  } else if (ui.replay) {
+    setView(clamp(ui.view, ui.replay.rows, ui.replay.cols, ui.size), false);
   }
   // Resizing cleared the canvas: paint it now, before this frame is shown.
   draw();
@@ -552,7 +587,6 @@ new ResizeObserver((entries) => {
 
 // Drag to pan; two fingers pinch to zoom.
 const pointers = new Map<number, { x: number; y: number }>();
-let pinch = 1;
 canvas.addEventListener('pointerdown', (e) => {
   canvas.setPointerCapture(e.pointerId);
   pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
@@ -564,23 +598,23 @@ canvas.addEventListener('pointermove', (e) => {
     return;
   }
   if (pointers.size === 1) {
-    panBy((e.clientX - last.x) * dpr, (e.clientY - last.y) * dpr);
+    panBy((e.clientX - last.x) * ui.dpr, (e.clientY - last.y) * ui.dpr);
   } else if (pointers.size === 2) {
     const [a, b] = [...pointers.entries()].map(([id, p]) => (id === e.pointerId ? { x: e.clientX, y: e.clientY } : p));
     const [a0, b0] = [...pointers.values()];
     const ratio = Math.hypot(a.x - b.x, a.y - b.y) / Math.max(1, Math.hypot(a0.x - b0.x, a0.y - b0.y));
-    pinch *= ratio;
-    if (pinch > 1.25 || pinch < 0.8) {
+    ui.pinch *= ratio;
+    if (ui.pinch > 1.25 || ui.pinch < 0.8) {
       const r = canvas.getBoundingClientRect();
-      zoom(pinch > 1 ? 1 : -1, ((a.x + b.x) / 2 - r.left) * dpr, ((a.y + b.y) / 2 - r.top) * dpr);
-      pinch = 1;
+      zoom(ui.pinch > 1 ? 1 : -1, ((a.x + b.x) / 2 - r.left) * ui.dpr, ((a.y + b.y) / 2 - r.top) * ui.dpr);
+      ui.pinch = 1;
     }
   }
   pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
 });
 const lift = (e: PointerEvent) => {
   pointers.delete(e.pointerId);
-  pinch = 1;
+  ui.pinch = 1;
 };
 canvas.addEventListener('pointermove', showTip);
 canvas.addEventListener('pointerleave', hideTip);
@@ -589,22 +623,21 @@ canvas.addEventListener('pointercancel', lift);
 
 // The wheel (and a trackpad's pinch, which arrives as a wheel with Ctrl) zooms about
 // the pointer; with Shift it pans.
-let wheel = 0;
 canvas.addEventListener(
   'wheel',
   (e) => {
     e.preventDefault();
-    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? size.height : 1;
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? ui.size.height : 1;
     if (e.shiftKey) {
-      panBy(-(e.deltaX || e.deltaY) * unit * dpr, 0);
+      panBy(-(e.deltaX || e.deltaY) * unit * ui.dpr, 0);
       return;
     }
-    wheel += e.deltaY * unit;
+    ui.wheel += e.deltaY * unit;
     const threshold = e.ctrlKey ? 12 : 40;
-    if (Math.abs(wheel) >= threshold) {
+    if (Math.abs(ui.wheel) >= threshold) {
       const r = canvas.getBoundingClientRect();
-      zoom(wheel < 0 ? 1 : -1, (e.clientX - r.left) * dpr, (e.clientY - r.top) * dpr);
-      wheel = 0;
+      zoom(ui.wheel < 0 ? 1 : -1, (e.clientX - r.left) * ui.dpr, (e.clientY - r.top) * ui.dpr);
+      ui.wheel = 0;
     }
   },
   { passive: false },
@@ -612,13 +645,13 @@ canvas.addEventListener(
 
 // A double click centres the view on that cell.
 canvas.addEventListener('dblclick', (e) => {
-  if (!replay) {
+  if (!ui.replay) {
     return;
   }
   const r = canvas.getBoundingClientRect();
-  const px = (e.clientX - r.left) * dpr;
-  const py = (e.clientY - r.top) * dpr;
-  if (cellAt(view, px, py, replay.rows, replay.cols)) {
+  const px = (e.clientX - r.left) * ui.dpr;
+  const py = (e.clientY - r.top) * ui.dpr;
+  if (cellAt(ui.view, px, py, ui.replay.rows, ui.replay.cols)) {
     zoom(1, px, py);
   }
 });
@@ -664,26 +697,26 @@ new MutationObserver(() => {
 // --- controls -------------------------------------------------------------------------
 
 play.addEventListener('click', toggle);
-back.addEventListener('click', () => step(frame - 1));
-forward.addEventListener('click', () => step(frame + 1));
-skip.addEventListener('click', () => replay && step(nextPush(moves, frame)));
+back.addEventListener('click', () => step(ui.frame - 1));
+forward.addEventListener('click', () => step(ui.frame + 1));
+skip.addEventListener('click', () => ui.replay && step(nextPush(ui.moves, ui.frame)));
 scrub.addEventListener('input', () => step(Number(scrub.value)));
 speedSelect.addEventListener('change', () => setSpeed(Number(speedSelect.value)));
 zoomInButton.addEventListener('click', () => zoom(1));
 zoomOutButton.addEventListener('click', () => zoom(-1));
 fitButton.addEventListener('click', refit);
-followButton.addEventListener('click', () => setFollowing(!following));
-difficultyButton.addEventListener('click', () => setLayer(!layer));
-speedSelect.value = String(speed);
+followButton.addEventListener('click', () => setFollowing(!ui.following));
+difficultyButton.addEventListener('click', () => setLayer(!ui.layer));
+speedSelect.value = String(ui.speed);
 
 document.addEventListener('keydown', (e) => {
-  if (!replay || e.altKey || e.ctrlKey || e.metaKey) {
+  if (!ui.replay || e.altKey || e.ctrlKey || e.metaKey) {
     return; // VS Code's keys
   }
   // The slider and the speed list handle their own arrows; buttons their Space/Enter.
   const onField = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
   const onControl = onField || e.target instanceof HTMLButtonElement;
-  const panStep = Math.round(Math.min(size.width, size.height) / 8);
+  const panStep = Math.round(Math.min(ui.size.width, ui.size.height) / 8);
   let handled = true;
   if (e.shiftKey && e.key.startsWith('Arrow')) {
     const [dx, dy] = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key] ?? [0, 0];
@@ -691,17 +724,17 @@ document.addEventListener('keydown', (e) => {
   } else if (e.key === ' ' && !onControl) {
     toggle();
   } else if (e.key === 'ArrowLeft' && !onField) {
-    step(frame - 1);
+    step(ui.frame - 1);
   } else if (e.key === 'ArrowRight' && !onField) {
-    step(frame + 1);
+    step(ui.frame + 1);
   } else if (e.key === 'Home' && !onField) {
     step(0);
   } else if (e.key === 'End' && !onField) {
     step(count());
   } else if (e.key === ']' || (e.key === 'PageDown' && !onField)) {
-    step(nextPush(moves, frame));
+    step(nextPush(ui.moves, ui.frame));
   } else if (e.key === '[' || (e.key === 'PageUp' && !onField)) {
-    step(previousPush(moves, frame));
+    step(previousPush(ui.moves, ui.frame));
   } else if (e.key === '+' || e.key === '=') {
     zoom(1);
   } else if (e.key === '-' || e.key === '_') {
@@ -709,9 +742,9 @@ document.addEventListener('keydown', (e) => {
   } else if (e.key === 'f' || e.key === 'F' || e.key === '0') {
     refit();
   } else if (e.key === 'b' || e.key === 'B') {
-    setFollowing(!following);
+    setFollowing(!ui.following);
   } else if (e.key === 'd' || e.key === 'D') {
-    setLayer(!layer);
+    setLayer(!ui.layer);
   } else if (e.key === '>' || e.key === '.') {
     changeSpeed(1);
   } else if (e.key === '<' || e.key === ',') {
