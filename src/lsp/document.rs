@@ -9,10 +9,13 @@ use std::sync::Arc;
 use ropey::Rope;
 use tower_lsp_server::ls_types::TextDocumentContentChangeEvent;
 
+use super::capabilities::ClientSupport;
+use super::config::Config;
 use super::grid_key::GridKey;
 use super::level_solves::LevelKey;
 use super::position::{byte_range, Encoding};
 use super::sections::{Kept, Made, Section};
+use super::view::View;
 use crate::ide::{positions_to_solve, DeadSquares, LevelFile, LevelStatus, MazeStatus};
 use crate::level::{self, CheckedFile, Format};
 use crate::maze::{parse, Maze, ParsedFile, Splice};
@@ -53,6 +56,25 @@ pub struct Document {
 }
 
 impl Document {
+    /// What a request reads: this version of the document, with the settings it is
+    /// answered under.
+    pub fn into_view(self, encoding: Encoding, config: Config, support: ClientSupport) -> View {
+        View {
+            version: self.version,
+            levels: self.levels,
+            level_statuses: self.level_statuses,
+            rope: self.rope,
+            text: self.text,
+            parsed: self.parsed,
+            statuses: self.statuses,
+            kept: self.kept,
+            out_of_sync: self.out_of_sync,
+            encoding,
+            config,
+            support,
+        }
+    }
+
     pub fn new(version: i32, text: &str, format: Format) -> Document {
         let parsed = match format {
             Format::Box => parse(text),

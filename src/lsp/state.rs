@@ -1,8 +1,9 @@
 //! Everything the server holds, and the pipeline that keeps it current.
 //!
 //! One record per open URI ([`OpenDocument`]: the document, how many publications it
-//! has had, the task waiting for its solves, its `boxls/settled` channel, its last
-//! semantic-tokens answer) in one map behind one `std::sync::Mutex`, never held across
+//! has had, the task waiting for its solves, two signals — `edited` on every change,
+//! `settled` when a version's solves are in and published —, its last semantic-tokens
+//! answer) in one map behind one `std::sync::Mutex`, never held across
 //! an `.await`, and removed whole on close. Beside it: the solves, the settings, what
 //! the client supports.
 //!
@@ -60,8 +61,11 @@ struct OpenDocument {
     publications: u64,
     /// The task waiting for the current version's solves, if any are pending.
     awaiting: Option<AbortHandle>,
+    /// The version after each change: wakes whoever waits for an edit (a maze watched,
+    /// a request to drop), and only them; closing the document drops it.
+    edited: watch::Sender<i32>,
     /// The latest version whose solves are done and whose diagnostics are published
-    /// (`i32::MIN`: none since the last change).
+    /// (`i32::MIN`: none since the last change): what `boxls/settled` waits on.
     settled: watch::Sender<i32>,
     /// The last whole-document semantic-tokens answer, for deltas.
     tokens: Option<LastAnswer>,
@@ -73,10 +77,12 @@ struct OpenDocument {
 
 impl OpenDocument {
     fn new(document: Document) -> OpenDocument {
+        let version = document.version;
         OpenDocument {
             document,
             publications: 0,
             awaiting: None,
+            edited: watch::channel(version).0,
             settled: watch::channel(i32::MIN).0,
             tokens: None,
             prefetched: Vec::new(),
@@ -278,20 +284,7 @@ impl State {
 
     fn view_of(&self, document: Document) -> View {
         let settings = self.settings();
-        View {
-            version: document.version,
-            levels: document.levels,
-            level_statuses: document.level_statuses,
-            rope: document.rope,
-            text: document.text,
-            parsed: document.parsed,
-            statuses: document.statuses,
-            kept: document.kept,
-            out_of_sync: document.out_of_sync,
-            encoding: settings.encoding,
-            config: settings.config,
-            support: settings.support,
-        }
+        document.into_view(settings.encoding, settings.config, settings.support)
     }
 
     /// Computes the dead squares still unknown in the mazes `dead` names (of
@@ -353,10 +346,10 @@ impl State {
         &self.design
     }
 
-    /// Wakes on every change of the document (and when a version settles); ends
-    /// when the document is closed. `None` if it is not open.
+    /// Wakes on every change of the document (not when a version settles); ends when
+    /// the document is closed. `None` if it is not open.
     pub fn changes(&self, uri: &Uri) -> Option<watch::Receiver<i32>> {
-        self.with_open(uri, |open| open.settled.subscribe())
+        self.with_open(uri, |open| open.edited.subscribe())
     }
 
     /// A document's change feed and its view (dead squares skipped), subscribed before
@@ -465,6 +458,7 @@ impl State {
             .into_iter()
             .partition(|ticket| keys.iter().flatten().any(|key| *key == ticket.key().0));
         record.prefetched = kept;
+        record.edited.send_replace(version);
         record.settled.send_replace(i32::MIN);
         let task = pending.then(|| {
             let (state, uri, tickets) = (self.clone(), uri.clone(), found.pending);
