@@ -74,6 +74,34 @@ CELLS_JS = """(_body, cells) => {
 }"""
 
 
+# The pixels within `reach` device pixels of cell [r, c]'s centre, counted by colour.
+AROUND_JS = """(_body, [r, col, reach]) => {
+  const c = document.getElementById('board');
+  const d = c.dataset;
+  const size = Number(d.cell), x0 = Number(d.x), y0 = Number(d.y);
+  const cx = Math.floor(x0 + (col + 0.5) * size), cy = Math.floor(y0 + (r + 0.5) * size);
+  const left = Math.max(0, cx - reach), top = Math.max(0, cy - reach);
+  const w = Math.min(c.width, cx + reach + 1) - left, h = Math.min(c.height, cy + reach + 1) - top;
+  const data = c.getContext('2d').getImageData(left, top, w, h).data;
+  const seen = {};
+  for (let i = 0; i < data.length; i += 4) {
+    const key = `${data[i]},${data[i + 1]},${data[i + 2]}`;
+    seen[key] = (seen[key] || 0) + 1;
+  }
+  return { seen, total: w * h };
+}"""
+
+
+def around(frame, cell, reach: int) -> dict:
+    """The canvas within `reach` device pixels of `cell`'s centre: pixels by colour."""
+    return frame.locator("body").evaluate(AROUND_JS, [cell[0], cell[1], reach])
+
+
+def pixels_of(drawn: dict, colour, tolerance: int = 6) -> int:
+    """How many of the pixels counted in `drawn` are `colour`."""
+    return sum(n for key, n in drawn["seen"].items() if near([int(v) for v in key.split(",")], colour, tolerance))
+
+
 def state(frame) -> dict:
     return frame.locator("body").evaluate(STATE_JS)
 

@@ -160,10 +160,15 @@ def check_fit(frame, rows: list, s: dict):
     if not (s["x"] >= 0 and s["y"] >= 0 and s["x"] + n * s["cell"] <= s["width"] and s["y"] + n * s["cell"] <= s["height"]):
         raise Failure(f"the fitted board should be wholly on the canvas: {s}")
     colours = preview_canvas.palette(frame)
-    # The player is drawn over the box when both are enlarged: its centre shows.
-    player = preview_canvas.cells(frame, [s["player"]])[0]["centre"]
-    if not preview_canvas.near(player, colours["player"]):
-        raise Failure(f"the player should be drawn at {s['player']} at fit: {player}")
+    # Where a cell is smaller than a piece, the player and the box are drawn larger
+    # than their cells, at least 8 CSS px across (a disc of 8 px: 50 px², a box of 8 px:
+    # 64 px², less the outline), and side by side: neither hides the other.
+    dpr = s["dpr"] or 1
+    reach = int(24 * dpr)
+    for piece, cell, least in (("player", s["player"], 0.8 * 3.14 * 16), ("box", s["box"], 0.8 * 64)):
+        drawn = preview_canvas.pixels_of(preview_canvas.around(frame, cell, reach), colours[piece])
+        if drawn < least * dpr * dpr:
+            raise Failure(f"the {piece} should be drawn at least 8 px across near {cell} at fit, unhidden: {drawn} px of its colour")
 
 
 def check_zoomed(frame, rows: list, played, k: int, s: dict):

@@ -40,8 +40,11 @@ export interface Pieces {
 
 /** Cells at least this many device pixels get grid lines and hatching. */
 const DETAIL = 6;
-/** Pieces are never drawn smaller than this many CSS pixels, so they show at any zoom. */
-const MIN_PIECE_CSS = 9;
+/**
+ * Pieces are never drawn in a square smaller than this many CSS pixels, so they show at
+ * any zoom: the player's disc is then 8.4 px across, a box 10.6 px wide.
+ */
+const MIN_PIECE_CSS = 14;
 
 /** The difficulty layer's tint for the fewest pushes (the most get the full colour). */
 const HEAT_LEAST = 0.3;
@@ -286,9 +289,13 @@ export class BoardPainter {
       }
     }
 
-    const [px, py] = centre(pieces.player);
+    const radius = size * 0.3;
+    let [px, py] = centre(pieces.player);
+    if (enlarged) {
+      [px, py] = besideBoxes(px, py, radius, half, pieces.boxes.map(centre));
+    }
     ctx.beginPath();
-    ctx.arc(px, py, size * 0.3, 0, 2 * Math.PI);
+    ctx.arc(px, py, radius, 0, 2 * Math.PI);
     ctx.fillStyle = p.player;
     ctx.fill();
     outline(Math.max(1, size / 16));
@@ -337,6 +344,29 @@ export class BoardPainter {
     }
     return kind === ROCK ? this.colours.rock : kind === DEAD ? this.colours.dead : this.colours.floor;
   }
+}
+
+/**
+ * Where the player's disc (centre `px, py`) goes so that it hides no box (squares of
+ * half-width `half` about their centres): pieces drawn larger than their cells would
+ * overlap where the player stands next to a box. The disc moves straight away from
+ * each box it would cover, along the axis it is furthest along, until it just clears it.
+ */
+export function besideBoxes(px: number, py: number, radius: number, half: number, boxes: number[][]): [number, number] {
+  const clear = half + radius + 1;
+  for (const [bx, by] of boxes) {
+    const dx = px - bx;
+    const dy = py - by;
+    if (Math.abs(dx) >= clear || Math.abs(dy) >= clear) {
+      continue;
+    }
+    if (Math.abs(dx) > Math.abs(dy)) {
+      px = bx + Math.sign(dx) * clear;
+    } else {
+      py = by + (dy > 0 ? clear : -clear);
+    }
+  }
+  return [px, py];
 }
 
 /** One of the board's images: one pixel per cell, or per 2^k × 2^k cells. */
