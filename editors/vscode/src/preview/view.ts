@@ -115,3 +115,26 @@ export function cellAt(view: View, px: number, py: number, rows: number, cols: n
   const col = Math.floor((px - view.x) / view.cell);
   return row >= 0 && col >= 0 && row < rows && col < cols ? [row, col] : undefined;
 }
+
+/**
+ * Where the player's disc (centre `px, py`) goes so that it hides no box (squares of
+ * half-width `half` about their centres): pieces drawn larger than their cells would
+ * overlap where the player stands next to a box. The disc moves straight away from
+ * each box it would cover, along the axis it is furthest along, until it just clears it.
+ */
+export function besideBoxes(px: number, py: number, radius: number, half: number, boxes: number[][]): [number, number] {
+  const clear = half + radius + 1;
+  for (const [bx, by] of boxes) {
+    const dx = px - bx;
+    const dy = py - by;
+    if (Math.abs(dx) >= clear || Math.abs(dy) >= clear) {
+      continue;
+    }
+    if (Math.abs(dx) > Math.abs(dy)) {
+      px = bx + Math.sign(dx) * clear;
+    } else {
+      py = by + (dy > 0 ? clear : -clear);
+    }
+  }
+  return [px, py];
+}

@@ -5,7 +5,7 @@
 // the grid, the hatching and the pieces for the visible cells, and nothing else.
 // Zoomed out, it scales from a reduced copy (each pixel the average of 2×2 of the one
 // before), so a big board reads as its average, not as a moiré of sampled cells.
-import { View, Size, visible } from '../view';
+import { View, Size, besideBoxes, visible } from '../view';
 import { PLAIN, UNSOLVABLE } from '../difficulty';
 
 /** The theme's colours for each thing drawn, as CSS colours and as RGBA bytes. */
@@ -344,29 +344,6 @@ export class BoardPainter {
     }
     return kind === ROCK ? this.colours.rock : kind === DEAD ? this.colours.dead : this.colours.floor;
   }
-}
-
-/**
- * Where the player's disc (centre `px, py`) goes so that it hides no box (squares of
- * half-width `half` about their centres): pieces drawn larger than their cells would
- * overlap where the player stands next to a box. The disc moves straight away from
- * each box it would cover, along the axis it is furthest along, until it just clears it.
- */
-export function besideBoxes(px: number, py: number, radius: number, half: number, boxes: number[][]): [number, number] {
-  const clear = half + radius + 1;
-  for (const [bx, by] of boxes) {
-    const dx = px - bx;
-    const dy = py - by;
-    if (Math.abs(dx) >= clear || Math.abs(dy) >= clear) {
-      continue;
-    }
-    if (Math.abs(dx) > Math.abs(dy)) {
-      px = bx + Math.sign(dx) * clear;
-    } else {
-      py = by + (dy > 0 ? clear : -clear);
-    }
-  }
-  return [px, py];
 }
 
 /** One of the board's images: one pixel per cell, or per 2^k × 2^k cells. */

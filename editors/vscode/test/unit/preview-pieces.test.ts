@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { besideBoxes } from '../../src/preview/webview/board';
+import { besideBoxes } from '../../src/preview/view';
 
 // At fit on a 2000×2000 board a cell is a quarter of a pixel: the player (disc of
 // radius 4.2) and the box beside it (square of half-width 5.3) would be drawn on top
