@@ -520,6 +520,53 @@ local function check_fit_map(exe, tmp)
   end)
 end
 
+--- :BoxPlay on a level (Warehouse, two boxes): the window plays the server's solution
+--- of every box; `0` shows the start as the file has it, `$` the end with both boxes
+--- drawn on the goals; `d` says a level has no map; `q` closes it.
+---@param buf integer the levels.xsb buffer, as the file has it
+local function check_level_play(buf)
+  check(vim.fn.exists(':BoxPlay') == 2 and vim.fn.exists(':BoxHardest') == 0, 'a level buffer has :BoxPlay and not the other maze commands')
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_win_set_cursor(0, { 6, 2 })
+  local from = #notes + 1
+  vim.cmd('BoxPlay')
+  local opened = wait_for(function()
+    return #floats() == 1
+  end)
+  if not check(opened, ':BoxPlay on a level opens the player window', table.concat({ unpack(notes, from) }, '\n')) then
+    return
+  end
+  local win = floats()[1]
+  local pbuf = vim.api.nvim_win_get_buf(win)
+  local title = vim.api.nvim_win_get_config(win).title
+  title = type(title) == 'table' and table.concat(vim.tbl_map(function(t)
+    return t[1]
+  end, title)) or tostring(title)
+  check(title:find('Level 1 “Warehouse” (6×7)', 1, true) ~= nil, ':BoxPlay on a level: the window is titled Level 1 “Warehouse” (6×7)', title)
+  local function board(keys)
+    vim.api.nvim_feedkeys(keys, 'x', false)
+    return vim.tbl_map(vim.trim, vim.api.nvim_buf_get_lines(pbuf, 0, -1, false))
+  end
+  local start = board('0')
+  check(start[3] == '█·■■··█' and start[4] == '█·●···█' and start[5] == '█◎◎···█' and start[7]:find('^move 0 of %d+ · push 0 of %d+ · paused') ~= nil,
+    ':BoxPlay `0` on a level: both boxes, the player and both goals where the file has them', table.concat(start, '\n'))
+  local ending = board('$')
+  local moves = ending[7]:match('^move (%d+) of (%d+)')
+  local text = table.concat(ending, '\n', 1, 6)
+  local _, on_goal = text:gsub('▣', '')
+  local _, off_goal = text:gsub('■', '')
+  check(ending[5]:find('^█▣▣') ~= nil and on_goal == 2 and off_goal == 0 and moves ~= nil and ending[7]:find('· end') ~= nil,
+    ':BoxPlay `$` on a level: the end, both boxes drawn on the goals', table.concat(ending, '\n'))
+  local said = #notes + 1
+  vim.api.nvim_feedkeys('d', 'x', false)
+  check(noted('a Sokoban level has no difficulty map', said) ~= nil, ':BoxPlay `d` on a level says a level has no map')
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_feedkeys('q', 'x', false)
+  check(wait_for(function()
+    return #floats() == 0
+  end), ':BoxPlay on a level: q closes the window')
+end
+
 --- A Sokoban level (examples/levels.xsb): filetype `sokoban`, boxls attached (Neovim
 --- sends the filetype as the languageId), no diagnostics; walls typed over the two cells
 --- above its two boxes freeze them: one `frozen-boxes` per box, on the box (as `boxls
@@ -567,6 +614,7 @@ local function check_sokoban(tmp)
   check(wait_for(function()
     return #diag_keys(buf) == 0
   end), ':undo: the frozen-boxes diagnostics are gone', table.concat(diag_keys(buf), ' '))
+  check_level_play(buf)
 end
 
 local function main()

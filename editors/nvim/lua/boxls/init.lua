@@ -306,7 +306,7 @@ local NOT_SOLVED = {
 ---@param state boxls.MazeState
 ---@return string
 function M.why_no_solution(bufnr, state)
-  local name = 'Maze #' .. state.maze
+  local name = (state.format == 'xsb' and 'Level ' or 'Maze #') .. state.maze
   if state.status == 'invalid' then
     -- The errors of the maze's lines (at least the one the server names).
     local errors = #vim.tbl_filter(function(d)

@@ -1,4 +1,4 @@
--- :BoxPlay — the optimal solution of the maze under the cursor, played in a floating
+-- :BoxPlay — the solution of the maze (or Sokoban level) under the cursor, played in a floating
 -- window: the board in Unicode glyphs with the plugin's highlights, a `move k of M · push
 -- p of P` line, and keys: space pause/play, h/← l/→ one move back/forward, 0/$ first/last,
 -- f fit the whole maze in the window (or back to the cells around the box), d the
@@ -31,7 +31,14 @@ local HL = {
   box = 'BoxlsBox',
   box_on_target = 'BoxlsBox',
   player = 'BoxlsPlayer',
+  void = 'Normal',
 }
+
+--- A level's cells outside its walls are not part of the board: drawn blank.
+M.GLYPHS.void = ' '
+
+--- The replay's cell characters that are a target (a goal: a level's `*` and `+` too).
+local TARGET = { T = true, ['*'] = true, ['+'] = true }
 
 --- A whole animation takes about this long, each move at least MIN_STEP_MS ...
 local PLAY_MS = 15000
@@ -47,6 +54,7 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field moves string the optimal move string
 ---@field pushes integer
 ---@field start { player: integer[], box: integer[] } 0-based (row, column)
+---@field boxes integer[][]? every box's start (a level has several), 0-based (row, column)
 ---@field steps integer[] the player's cell (row * cols + col) after each move
 ---@field pushed integer[][] each push: { move (0-based), box, the box's new cell }
 ---@field dead integer[][]
@@ -65,9 +73,11 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field count integer moves in the solution
 ---@field pr integer[] player row after k moves, at [k] (k = 0..count)
 ---@field pc integer[]
----@field br integer[] box row after k moves
----@field bc integer[]
 ---@field pushes_at integer[] pushes done after k moves, at [k]
+---@field pushes { box: integer, from: integer, to: integer }[] each push: which box, its cells
+---@field at integer[] each box's cell (row * cols + col) at the frame shown
+---@field on table<integer, integer> the box on each cell at the frame shown
+---@field applied integer the pushes `at` and `on` have made
 ---@field dead table<integer, true> row * cols + col of each dead square
 ---@field top integer first maze row in view (0-based)
 ---@field left integer first maze column in view (0-based)
@@ -89,15 +99,24 @@ local ns = vim.api.nvim_create_namespace('boxls.play')
 ---@field win integer
 ---@field timer uv.uv_timer_t?
 
---- Indexes the server's deltas: player and box after each move, and the pushes done
---- by then. Stops at a delta off the board (never in the server's own answer).
+--- Indexes the server's deltas: the player after each move, each push (which box, from
+--- and to), and the pushes done by then. Stops at a delta off the board or of no box
+--- (never in the server's own answer).
 ---@param p boxls.Player
 local function index_moves(p)
   local replay = p.replay
   local cols, cells = replay.cols, replay.rows * replay.cols
   local start = replay.start
-  local pr, pc, br, bc = start.player[1], start.player[2], start.box[1], start.box[2]
-  p.pr, p.pc, p.br, p.bc, p.pushes_at = { [0] = pr }, { [0] = pc }, { [0] = br }, { [0] = bc }, { [0] = 0 }
+  local pr, pc = start.player[1], start.player[2]
+  p.pr, p.pc, p.pushes_at, p.pushes = { [0] = pr }, { [0] = pc }, { [0] = 0 }, {}
+  local at = {}
+  for i, b in ipairs(replay.boxes or { start.box }) do
+    at[i] = b[1] * cols + b[2]
+  end
+  p.at, p.on, p.applied = vim.deepcopy(at), {}, 0
+  for i, cell in ipairs(at) do
+    p.on[cell] = i
+  end
   local steps, pushed = replay.steps or {}, replay.pushed or {}
   local on_board = function(cell)
     return type(cell) == 'number' and cell >= 0 and cell < cells
@@ -106,10 +125,12 @@ local function index_moves(p)
   for k = 1, #steps do
     local push = pushed[next_push]
     if push and push[1] == k - 1 then
-      if not on_board(push[3]) then
+      local box = type(push[2]) == 'number' and push[2] + 1
+      if not (box and at[box] and on_board(push[3])) then
         break
       end
-      br, bc = math.floor(push[3] / cols), push[3] % cols
+      p.pushes[next_push] = { box = box, from = at[box], to = push[3] }
+      at[box] = push[3]
       next_push = next_push + 1
     end
     if not on_board(steps[k]) then
@@ -117,9 +138,25 @@ local function index_moves(p)
     end
     pr, pc = math.floor(steps[k] / cols), steps[k] % cols
     count = k
-    p.pr[k], p.pc[k], p.br[k], p.bc[k], p.pushes_at[k] = pr, pc, br, bc, next_push - 1
+    p.pr[k], p.pc[k], p.pushes_at[k] = pr, pc, next_push - 1
   end
   p.count = count
+end
+
+--- Moves the boxes (`at`, `on`) to the frame shown, push by push.
+---@param p boxls.Player
+local function sync_boxes(p)
+  local want = p.pushes_at[p.frame] or 0
+  while p.applied < want do
+    local push = p.pushes[p.applied + 1]
+    p.on[push.from], p.on[push.to], p.at[push.box] = nil, push.box, push.to
+    p.applied = p.applied + 1
+  end
+  while p.applied > want do
+    local push = p.pushes[p.applied]
+    p.on[push.to], p.on[push.from], p.at[push.box] = nil, push.box, push.from
+    p.applied = p.applied - 1
+  end
 end
 
 local function key(p, r, c)
@@ -130,25 +167,34 @@ end
 ---@param p boxls.Player
 local function kind_at(p, r, c)
   local k = p.frame
+  sync_boxes(p)
   local cell = p.replay.cells[r + 1]:sub(c + 1, c + 1)
-  local target = cell == 'T'
-  if p.br[k] == r and p.bc[k] == c then
+  local target = TARGET[cell]
+  if p.on[key(p, r, c)] then
     return target and 'box_on_target' or 'box'
   elseif p.pr[k] == r and p.pc[k] == c then
     return 'player'
   elseif cell == '#' then
     return 'rock'
+  elseif cell == ' ' then
+    return 'void'
   elseif target then
     return 'target'
   end
   return 'free'
 end
 
---- Moves the view so that the box and the player are in it, a quarter of the view
---- ahead of the edge it crossed.
+--- Moves the view so that the box (one box) or the player (a level's many) and the
+--- player are in it, a quarter of the view ahead of the edge it crossed.
 ---@param p boxls.Player
 local function follow(p)
   local k = p.frame
+  sync_boxes(p)
+  local cols = p.replay.cols
+  local br, bc = p.pr[k], p.pc[k]
+  if #p.at == 1 then
+    br, bc = math.floor(p.at[1] / cols), p.at[1] % cols
+  end
   local function fit(first, size, total, a, b)
     local lo, hi = math.min(a, b), math.max(a, b)
     if lo < first then
@@ -158,8 +204,8 @@ local function follow(p)
     end
     return math.max(0, math.min(first, total - size))
   end
-  p.top = fit(p.top, p.height, p.replay.rows, p.br[k], p.pr[k])
-  p.left = fit(p.left, p.width, p.replay.cols, p.bc[k], p.pc[k])
+  p.top = fit(p.top, p.height, p.replay.rows, br, p.pr[k])
+  p.left = fit(p.left, p.width, p.replay.cols, bc, p.pc[k])
 end
 
 --- The whole maze in the view: each screen cell stands for a block of `kr` × `kc` maze
@@ -175,7 +221,7 @@ local function fit_of(p)
   local kr = 2 * kc
   local h, w = math.ceil(rows / kr), math.ceil(cols / kc)
   local rock = {} -- rock[i][j]: rock cells counted in block (i, j)
-  local target_block
+  local target_blocks = {}
   for i = 0, h - 1 do
     rock[i] = {}
     for j = 0, w - 1 do
@@ -189,9 +235,8 @@ local function fit_of(p)
       local _, n = row:sub(j * kc + 1, (j + 1) * kc):gsub('#', '')
       counts[j] = counts[j] + n
     end
-    local t = row:find('T', 1, true)
-    if t then
-      target_block = { i, math.floor((t - 1) / kc) }
+    for t in row:gmatch('()[T%*%+]') do
+      target_blocks[#target_blocks + 1] = { i, math.floor((t - 1) / kc) }
     end
   end
   local kinds = {}
@@ -203,8 +248,8 @@ local function fit_of(p)
       kinds[i][j] = 2 * rock[i][j] > cells and 'rock' or 'free'
     end
   end
-  if target_block then
-    kinds[target_block[1]][target_block[2]] = 'target'
+  for _, block in ipairs(target_blocks) do
+    kinds[block[1]][block[2]] = 'target'
   end
   return { kr = kr, kc = kc, h = h, w = w, kinds = kinds }
 end
@@ -212,11 +257,15 @@ end
 --- What is drawn at block (i, j) of the fitted board in the current frame.
 ---@param p boxls.Player
 local function fit_kind_at(p, i, j)
-  local f, k = p.fit, p.frame
-  if math.floor(p.br[k] / f.kr) == i and math.floor(p.bc[k] / f.kc) == j then
-    local on_target = p.replay.cells[p.br[k] + 1]:sub(p.bc[k] + 1, p.bc[k] + 1) == 'T'
-    return on_target and 'box_on_target' or 'box'
-  elseif math.floor(p.pr[k] / f.kr) == i and math.floor(p.pc[k] / f.kc) == j then
+  local f, k, cols = p.fit, p.frame, p.replay.cols
+  sync_boxes(p)
+  for _, cell in ipairs(p.at) do
+    local br, bc = math.floor(cell / cols), cell % cols
+    if math.floor(br / f.kr) == i and math.floor(bc / f.kc) == j then
+      return TARGET[p.replay.cells[br + 1]:sub(bc + 1, bc + 1)] and 'box_on_target' or 'box'
+    end
+  end
+  if math.floor(p.pr[k] / f.kr) == i and math.floor(p.pc[k] / f.kc) == j then
     return 'player'
   end
   return f.kinds[i][j]
@@ -638,13 +687,21 @@ function M.open_replay(replay, title, ask_map)
   return p
 end
 
---- :BoxPlay — plays the optimal solution of the maze under the cursor; waits for a maze
---- still being solved (on `boxls/settled`); says why there is nothing to play.
+--- The player window's title: `Maze #k (R×C) · counts`, or `Level k “Title” (R×C) · counts`.
+---@param state boxls.MazeState
+local function title_of(state)
+  local name = string.format('Maze #%d', state.maze)
+  if state.format == 'xsb' then
+    local title = type(state.title) == 'string' and string.format(' “%s”', state.title) or ''
+    name = string.format('Level %d%s', state.maze, title)
+  end
+  return string.format('%s (%d×%d) · %s', name, state.rows, state.cols, boxls.counts(state))
+end
+
+--- :BoxPlay — plays the solution of the maze (or Sokoban level) under the cursor; waits
+--- for one still being solved (on `boxls/settled`); says why there is nothing to play.
 function M.open()
   boxls.on_solved_maze('; it plays when solved', 'nothing to play: no maze under the cursor', function(client, bufnr, state, retry)
-    if state.format == 'xsb' then
-      return notify('nothing to play: :BoxPlay plays .box mazes; a Sokoban level plays in the VS Code preview or as `boxls render --animate`')
-    end
     if state.status ~= 'solved' then
       return notify('nothing to play: ' .. boxls.why_no_solution(bufnr, state))
     end
@@ -662,10 +719,13 @@ function M.open()
         if retry() then
           return
         end
-        return notify(string.format('the server sent no replay for Maze #%d', state.maze))
+        return notify(string.format('the server sent no replay for %s', title_of(state)))
       end
       local header = { line = state.headerLine, character = 0 }
-      M.open_replay(replay, string.format('Maze #%d (%d×%d) · %s', state.maze, state.rows, state.cols, boxls.counts(state)), function(callback)
+      M.open_replay(replay, title_of(state), function(callback)
+        if state.format == 'xsb' then
+          return callback(nil, 'a Sokoban level has no difficulty map')
+        end
         if not vim.api.nvim_buf_is_valid(bufnr) then
           return callback(nil, 'the buffer is gone')
         end
