@@ -118,23 +118,30 @@ export function cellAt(view: View, px: number, py: number, rows: number, cols: n
 
 /**
  * Where the player's disc (centre `px, py`) goes so that it hides no box (squares of
- * half-width `half` about their centres): pieces drawn larger than their cells would
- * overlap where the player stands next to a box. The disc moves straight away from
- * each box it would cover, along the axis it is furthest along, until it just clears it.
+ * half-width `half` about their centres) and stays on the canvas (`width` × `height`):
+ * pieces drawn larger than their cells would overlap where the player stands next to a
+ * box. The disc goes beside the nearest box it would cover, on the side the player is
+ * on if that side is free and on the canvas, else on another side (wholly on the
+ * canvas if a side is, else with its centre on it).
  */
-export function besideBoxes(px: number, py: number, radius: number, half: number, boxes: number[][]): [number, number] {
+export function besideBoxes(px: number, py: number, radius: number, half: number, boxes: number[][], width: number, height: number): [number, number] {
   const clear = half + radius + 1;
-  for (const [bx, by] of boxes) {
-    const dx = px - bx;
-    const dy = py - by;
-    if (Math.abs(dx) >= clear || Math.abs(dy) >= clear) {
-      continue;
-    }
-    if (Math.abs(dx) > Math.abs(dy)) {
-      px = bx + Math.sign(dx) * clear;
-    } else {
-      py = by + (dy > 0 ? clear : -clear);
-    }
+  const covering = (x: number, y: number) => boxes.filter(([bx, by]) => Math.abs(x - bx) < clear && Math.abs(y - by) < clear);
+  const under = covering(px, py);
+  if (under.length === 0) {
+    return [px, py];
   }
-  return [px, py];
+  const [bx, by] = under.reduce((a, b) => (Math.hypot(px - a[0], py - a[1]) <= Math.hypot(px - b[0], py - b[1]) ? a : b));
+  const inside = (x: number, y: number, margin: number) => x >= margin && y >= margin && x <= width - margin && y <= height - margin;
+  // Up, down, left, right: the side the player is on first (up when it is right on the box).
+  const sides = [
+    [0, -1],
+    [0, 1],
+    [-1, 0],
+    [1, 0],
+  ].sort((a, b) => b[0] * (px - bx) + b[1] * (py - by) - (a[0] * (px - bx) + a[1] * (py - by)));
+  const places = sides.map(([sx, sy]): [number, number] => [sx ? bx + sx * clear : px, sy ? by + sy * clear : py]);
+  const free = places.filter(([x, y]) => covering(x, y).length === 0);
+  // Wholly on the canvas, else its centre at least (a box in the canvas's corner).
+  return free.find(([x, y]) => inside(x, y, radius)) ?? free.find(([x, y]) => inside(x, y, 0)) ?? places[0];
 }

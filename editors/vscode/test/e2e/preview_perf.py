@@ -161,11 +161,12 @@ def check_fit(frame, rows: list, s: dict):
         raise Failure(f"the fitted board should be wholly on the canvas: {s}")
     colours = preview_canvas.palette(frame)
     # Where a cell is smaller than a piece, the player and the box are drawn larger
-    # than their cells, at least 8 CSS px across (a disc of 8 px: 50 px², a box of 8 px:
-    # 64 px², less the outline), and side by side: neither hides the other.
+    # than their cells, at least 8 CSS px across, and side by side: neither hides the
+    # other. A disc 8 px across is 50 px², a square 64 px²; their outline and
+    # anti-aliased rims are not counted (a 5.4 px disc, as before, showed 15–20 px).
     dpr = s["dpr"] or 1
     reach = int(24 * dpr)
-    for piece, cell, least in (("player", s["player"], 0.8 * 3.14 * 16), ("box", s["box"], 0.8 * 64)):
+    for piece, cell, least in (("player", s["player"], 28), ("box", s["box"], 51)):
         drawn = preview_canvas.pixels_of(preview_canvas.around(frame, cell, reach), colours[piece])
         if drawn < least * dpr * dpr:
             raise Failure(f"the {piece} should be drawn at least 8 px across near {cell} at fit, unhidden: {drawn} px of its colour")

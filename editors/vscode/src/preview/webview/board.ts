@@ -292,7 +292,7 @@ export class BoardPainter {
     const radius = size * 0.3;
     let [px, py] = centre(pieces.player);
     if (enlarged) {
-      [px, py] = besideBoxes(px, py, radius, half, pieces.boxes.map(centre));
+      [px, py] = besideBoxes(px, py, radius, half, pieces.boxes.map(centre), ctx.canvas.width, ctx.canvas.height);
     }
     ctx.beginPath();
     ctx.arc(px, py, radius, 0, 2 * Math.PI);
