@@ -54,8 +54,10 @@ pub struct GoalRooms {
 }
 
 impl GoalRooms {
-    /// The rooms of `board` whose whole packing order the pull search finds.
-    pub fn new(board: &Board) -> GoalRooms {
+    /// The rooms of `board` whose whole packing order the pull search finds and whose
+    /// goals the starting `boxes` fill as that order allows (a room that starts
+    /// otherwise is meant to be rearranged, and the order would mislead).
+    pub fn new(board: &Board, boxes: &[u16]) -> GoalRooms {
         let mut goal_room = vec![NO_ROOM; board.len()];
         let mut entrance_room = vec![NO_ROOM; board.len()];
         let mut layer = vec![0u16; board.len()];
@@ -72,6 +74,9 @@ impl GoalRooms {
             let Some(layers) = packing_layers(board, &cells) else {
                 continue;
             };
+            if !filled_in_order(&layers, boxes) {
+                continue;
+            }
             for (k, goals) in layers.iter().enumerate() {
                 for &g in goals {
                     layer[g] = k as u16;
@@ -293,6 +298,15 @@ impl PushSearch {
         }
         self.queue.clear();
     }
+}
+
+/// Whether the goals `boxes` fill are the deeper layers and part of the next.
+fn filled_in_order(layers: &[Vec<usize>], boxes: &[u16]) -> bool {
+    let filled = |g: usize| boxes.contains(&(g as u16));
+    let current = layers
+        .iter()
+        .position(|goals| !goals.iter().all(|&g| filled(g)));
+    current.is_none_or(|k| layers[k + 1..].iter().flatten().all(|&g| !filled(g)))
 }
 
 /// The cells the player can walk to from `player`, boxes (`occupancy`) and the cell

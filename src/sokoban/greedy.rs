@@ -100,7 +100,7 @@ fn best_first(
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
     // Goal macros cut the other pushes, so they belong to the pruning pass only.
-    let mut rooms = corrals.then(|| GoalRooms::new(board));
+    let mut rooms = corrals.then(|| GoalRooms::new(board, boxes));
     while let Some(Reverse((_, _, order))) = open.pop() {
         let node = newest_first(order);
         expanded += 1;
