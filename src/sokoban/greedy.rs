@@ -10,6 +10,7 @@ use std::collections::BinaryHeap;
 use super::board::Board;
 use super::budget::Budget;
 use super::expand::Expander;
+use super::goalroom::{GoalRooms, Macro};
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 use super::{Event, Progress, Unknown};
@@ -92,12 +93,14 @@ fn best_first(
     if bound == 0 {
         return Greedy::Found(Vec::new());
     }
-    let mut open = BinaryHeap::new();
+    let mut open: Open = BinaryHeap::new();
     open.push(Reverse((u64::from(bound), 0u32, newest_first(root))));
     let mut expanded: u64 = 0;
     // Expand from the real player cell of the root; later nodes' regions are normalised,
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
+    // Goal macros cut the other pushes, so they belong to the pruning pass only.
+    let mut rooms = corrals.then(|| GoalRooms::new(board, boxes));
     while let Some(Reverse((_, _, order))) = open.pop() {
         let node = newest_first(order);
         expanded += 1;
@@ -116,7 +119,33 @@ fn best_first(
         } else {
             usize::from(table.player[node as usize])
         };
+        let macros = rooms
+            .as_mut()
+            .map(|rooms| rooms.macros(board, &position, at))
+            .unwrap_or_default();
+        if !macros.is_empty() {
+            // The goal cut: with a box ready for its room's next goal, only the macros
+            // are tried (Rolling Stone); that may drop a solution, as PI corrals may.
+            *pruned = true;
+            for m in &macros {
+                let frontier = Frontier {
+                    table: &mut table,
+                    open: &mut open,
+                };
+                if let Some(id) = frontier.add_macro(board, &zobrist, &mut expander, node, m) {
+                    return Greedy::Found(table.pushes_to(id));
+                }
+            }
+            continue;
+        }
         *pruned |= expander.expand(board, &position, at, true, corrals);
+        if let Some(rooms) = &rooms {
+            let before = expander.children.len();
+            expander.children.retain(|c| {
+                !rooms.out_of_order(board.step(usize::from(c.push.0), usize::from(c.push.1)))
+            });
+            *pruned |= expander.children.len() < before;
+        }
         let pushes = table.pushes[node as usize] + 1;
         let base = zobrist.boxes(&position);
         for child in &expander.children {
@@ -142,4 +171,59 @@ fn best_first(
         }
     }
     Greedy::Exhausted
+}
+
+/// The open list: (priority, bound, [`newest_first`] of the node), smallest first.
+type Open = BinaryHeap<Reverse<(u64, u32, u32)>>;
+
+/// The table and open list, for adding a macro's positions.
+struct Frontier<'a> {
+    table: &'a mut Table,
+    open: &'a mut Open,
+}
+
+impl Frontier<'_> {
+    /// Stores the macro's last position as a child of `node` (its earlier positions as
+    /// hidden links, so the solution lists every push) and queues it; returns it when
+    /// it is solved.
+    fn add_macro(
+        self,
+        board: &Board,
+        zobrist: &Zobrist,
+        expander: &mut Expander,
+        node: u32,
+        m: &Macro,
+    ) -> Option<u32> {
+        let region = expander.region(board, &m.boxes, m.player) as u16;
+        let hash = zobrist.boxes(&m.boxes) ^ zobrist.player_at(usize::from(region));
+        if self.table.find(hash, &m.boxes, region).is_some() {
+            return None;
+        }
+        let bound = expander.bound(board, &m.boxes)?;
+        let (last, links) = m.pushes.split_last()?;
+        let mut parent = node;
+        let mut pushes = self.table.pushes[node as usize];
+        for &(from, dir) in links {
+            pushes += 1;
+            parent = self
+                .table
+                .insert_hidden(&m.boxes, parent, (from as u16, dir as u8), pushes);
+        }
+        pushes += 1;
+        let id = self.table.insert(
+            hash,
+            &m.boxes,
+            region,
+            parent,
+            (last.0 as u16, last.1 as u8),
+            (pushes, 0),
+            bound as u16,
+        );
+        if bound == 0 {
+            return Some(id);
+        }
+        let priority = WEIGHT * u64::from(bound) + u64::from(pushes);
+        self.open.push(Reverse((priority, bound, newest_first(id))));
+        None
+    }
 }

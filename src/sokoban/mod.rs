@@ -4,7 +4,7 @@
 //! Pure and synchronous: a puzzle in, an [`Outcome`] out; time and memory limits and a
 //! cancellation flag bound the work. One box and one goal go to the `.box` solver.
 //! The parts: `board` (fixed context: floor, dead squares, push distances),
-//! `matching` (lower bound), `freeze` (deadlocks), `reach` (player walks), `expand`
+//! `matching` (lower bound), `freeze` (deadlocks), `goalroom` (goal macros), `reach` (player walks), `expand`
 //! (successors), `table` + `zobrist` (transposition table), `greedy` (fast search),
 //! `astar` (exact search), `path` (LURD), `replay`.
 
@@ -13,6 +13,7 @@ mod board;
 mod budget;
 mod expand;
 mod freeze;
+mod goalroom;
 mod greedy;
 mod matching;
 mod path;

@@ -6,6 +6,9 @@
 /// No node: the empty index slot and the root's parent.
 pub const NONE: u32 = u32::MAX;
 
+/// The player cell of a hidden node (no real cell: the padded grid is smaller).
+const HIDDEN: u16 = u16::MAX;
+
 pub struct Table {
     pub box_count: usize,
     boxes: Vec<u16>,
@@ -103,6 +106,28 @@ impl Table {
         node
     }
 
+    /// Stores a position the search passes through inside a macro: it only links the
+    /// macro's pushes for [`Table::pushes_to`], so it is never indexed (never found, so
+    /// the search may still reach and expand that position on its own).
+    pub fn insert_hidden(
+        &mut self,
+        boxes: &[u16],
+        parent: u32,
+        push: (u16, u8),
+        pushes: u32,
+    ) -> u32 {
+        let node = self.len() as u32;
+        self.boxes.extend_from_slice(boxes);
+        self.player.push(HIDDEN);
+        self.hash.push(0);
+        self.parent.push(parent);
+        self.push.push(push);
+        self.pushes.push(pushes);
+        self.moves.push(0);
+        self.bound.push(0);
+        node
+    }
+
     fn index(&mut self, node: u32) {
         let mask = self.slots.len() - 1;
         let mut slot = self.hash[node as usize] as usize & mask;
@@ -115,7 +140,9 @@ impl Table {
     fn grow(&mut self) {
         self.slots = vec![NONE; self.slots.len() * 2];
         for node in 0..self.len() as u32 {
-            self.index(node);
+            if self.player[node as usize] != HIDDEN {
+                self.index(node);
+            }
         }
     }
 

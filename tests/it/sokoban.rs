@@ -329,6 +329,40 @@ fn first_microban_levels_match_the_reference() {
     }
 }
 
+/// Goal rooms (a group of three goals or more) get goal macros and a packing order in
+/// fast mode: small ones still match the reference, and XSokoban's first level (six
+/// goals behind one side) is solved with a solution that replays.
+#[test]
+fn goal_room_levels_match_the_reference_and_replay() {
+    let dead_end = xsb_board::board(&[
+        "########", "#...   #", "###  $ #", "  #$ $@#", "  #    #", "  ######",
+    ])
+    .unwrap();
+    assert!(check(&dead_end, "dead-end goal room"));
+    let square = xsb_board::board(&[
+        "#######", "#..   #", "#.$$  #", "#  $  #", "#   @ #", "#######",
+    ])
+    .unwrap();
+    assert!(check(&square, "square goal room"));
+    let xsokoban = xsb_board::levels(include_str!("../levels/XSokoban_90.xsb"));
+    let first = xsokoban.first().unwrap();
+    // The greedy solution is enough: a short limit cuts the exact search that follows.
+    let limits = Limits {
+        time: Duration::from_secs(1),
+        ..generous()
+    };
+    let never = AtomicBool::new(false);
+    match sokoban::solve(first, Mode::Fast, &limits, &never, &mut |_| {}) {
+        Outcome::Solved(s) => assert_eq!(
+            sokoban::replay(first, &s.lurd),
+            Ok((s.pushes, s.moves, true)),
+            "XSokoban 1: {}",
+            s.lurd
+        ),
+        outcome => panic!("XSokoban 1: {outcome:?}"),
+    }
+}
+
 #[test]
 fn limits_and_cancellation_give_unknown_before_any_search() {
     let p = &microban()[2];

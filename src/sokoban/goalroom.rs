@@ -1,0 +1,439 @@
+//! Goal rooms and their packing order for the fast search: goal macros that push a box
+//! from a room's entrance straight onto a goal the room may take next, and a cut of the
+//! pushes that fill its goals out of that order.
+//!
+//! A room is a connected group of goal cells (at least [`MIN_GOALS`]); its entrances are
+//! the floor cells next to it that are not goals. Its order comes from pulling the boxes
+//! out of the solved room (no other box on the board, the player anywhere outside it):
+//! the boxes that can leave first form the last layer to fill, and so on. Taking boxes
+//! away only frees space, so a box that could leave stays able to, and the goals of one
+//! layer can be filled in any order once the deeper layers are full. A macro and the
+//! cut are a plan, not a proof: the search that uses them treats running out of
+//! positions as inconclusive.
+
+use std::collections::{HashSet, VecDeque};
+
+use super::board::Board;
+use super::freeze::{frozen_off_goal, BOX, EMPTY};
+use super::reach::Reach;
+
+/// Smaller goal groups get no macros: their fill order rarely matters.
+pub const MIN_GOALS: usize = 3;
+
+/// No room at this cell.
+const NO_ROOM: u16 = u16::MAX;
+
+/// One goal room: its goals in layers, the first layer to fill first.
+struct Room {
+    layers: Vec<Vec<usize>>,
+}
+
+/// A macro: the pushes (box cell before the push, direction), first first, that take
+/// one box to its goal, and where the player ends.
+pub struct Macro {
+    pub pushes: Vec<(usize, usize)>,
+    /// The sorted boxes after the last push.
+    pub boxes: Vec<u16>,
+    pub player: usize,
+}
+
+pub struct GoalRooms {
+    rooms: Vec<Room>,
+    /// Per cell: the room it is a goal of, or [`NO_ROOM`].
+    goal_room: Vec<u16>,
+    /// Per goal cell of a room: its layer.
+    layer: Vec<u16>,
+    /// Per cell: the room it is an entrance of (first found), or [`NO_ROOM`].
+    entrance_room: Vec<u16>,
+    /// Scratch: box occupancy of the position being expanded.
+    occupancy: Vec<u8>,
+    search: PushSearch,
+    /// Per room, for the position last given to [`GoalRooms::macros`]: the layer it
+    /// fills now, when its filled goals are the deeper layers and part of that one.
+    next: Vec<Option<u16>>,
+}
+
+impl GoalRooms {
+    /// The rooms of `board` whose whole packing order the pull search finds and whose
+    /// goals the starting `boxes` fill as that order allows (a room that starts
+    /// otherwise is meant to be rearranged, and the order would mislead).
+    pub fn new(board: &Board, boxes: &[u16]) -> GoalRooms {
+        let mut goal_room = vec![NO_ROOM; board.len()];
+        let mut entrance_room = vec![NO_ROOM; board.len()];
+        let mut layer = vec![0u16; board.len()];
+        let mut rooms = Vec::new();
+        let mut seen = vec![false; board.len()];
+        for &goal in &board.goals {
+            if seen[goal] {
+                continue;
+            }
+            let cells = goal_group(board, goal, &mut seen);
+            if cells.len() < MIN_GOALS || rooms.len() >= usize::from(NO_ROOM) {
+                continue;
+            }
+            let Some(layers) = packing_layers(board, &cells) else {
+                continue;
+            };
+            if !filled_in_order(&layers, boxes) {
+                continue;
+            }
+            for (k, goals) in layers.iter().enumerate() {
+                for &g in goals {
+                    layer[g] = k as u16;
+                }
+            }
+            let id = rooms.len() as u16;
+            for &cell in &cells {
+                goal_room[cell] = id;
+                for dir in 0..4 {
+                    let next = board.step(cell, dir);
+                    if board.floor[next] && !board.goal[next] && entrance_room[next] == NO_ROOM {
+                        entrance_room[next] = id;
+                    }
+                }
+            }
+            rooms.push(Room { layers });
+        }
+        let rooms_len = rooms.len();
+        GoalRooms {
+            rooms,
+            goal_room,
+            entrance_room,
+            occupancy: vec![EMPTY; board.len()],
+            search: PushSearch::new(board.len()),
+            next: vec![None; rooms_len],
+            layer,
+        }
+    }
+
+    /// The goal macros of a position: for each room whose filled goals are its deeper
+    /// layers and part of the next, each box at one of its entrances pushed to an empty
+    /// goal of that layer along the fewest pushes that stay on the room and its
+    /// entrances, when such pushes exist and end in no freeze deadlock. Also records each room's layer for
+    /// [`GoalRooms::out_of_order`].
+    pub fn macros(&mut self, board: &Board, boxes: &[u16], player: usize) -> Vec<Macro> {
+        let mut found = Vec::new();
+        if self.rooms.is_empty() {
+            return found;
+        }
+        for &b in boxes {
+            self.occupancy[usize::from(b)] = BOX;
+        }
+        for room in 0..self.rooms.len() {
+            self.next[room] = None;
+            let Some((layer, candidates)) = self.next_layer(board, boxes, room as u16) else {
+                continue;
+            };
+            self.next[room] = Some(layer);
+            let target = (room as u16, layer);
+            for from in candidates {
+                if let Some(m) = self.push_to(board, boxes, player, from, target) {
+                    found.push(m);
+                }
+            }
+        }
+        for &b in boxes {
+            self.occupancy[usize::from(b)] = EMPTY;
+        }
+        found
+    }
+
+    /// Whether a push onto `cell` fills a goal of a room out of its order (the rooms as
+    /// of the last [`GoalRooms::macros`]).
+    pub fn out_of_order(&self, cell: usize) -> bool {
+        let room = self.goal_room[cell];
+        room != NO_ROOM && self.next[usize::from(room)].is_some_and(|k| k != self.layer[cell])
+    }
+
+    /// The layer the room fills now and the boxes at its entrances, when its filled
+    /// goals are the deeper layers and part of that one.
+    fn next_layer(&self, board: &Board, boxes: &[u16], room: u16) -> Option<(u16, Vec<usize>)> {
+        let layers = &self.rooms[usize::from(room)].layers;
+        let full = |goals: &Vec<usize>| goals.iter().all(|&g| self.occupancy[g] == BOX);
+        let current = layers.iter().position(|goals| !full(goals))?;
+        let shallower_empty = layers[current + 1..]
+            .iter()
+            .flatten()
+            .all(|&g| self.occupancy[g] == EMPTY);
+        if !shallower_empty {
+            return None;
+        }
+        let at_entrance = boxes
+            .iter()
+            .map(|&b| usize::from(b))
+            .filter(|&b| self.entrance_room[b] == room && !board.goal[b])
+            .collect();
+        Some((current as u16, at_entrance))
+    }
+
+    /// Breadth-first over (box cell, last push direction) for the box at `from`, the
+    /// other boxes fixed, to an empty goal of the room's `layer`; the box stays on the
+    /// room's goals and entrances.
+    fn push_to(
+        &mut self,
+        board: &Board,
+        boxes: &[u16],
+        player: usize,
+        from: usize,
+        (room, layer): (u16, u16),
+    ) -> Option<Macro> {
+        self.search.begin();
+        self.search.queue.push(from * 4);
+        self.search.came[from * 4] = (START, self.search.generation);
+        let mut head = 0;
+        let mut found = None;
+        // The moving box stands only where the state being expanded has it.
+        self.occupancy[from] = EMPTY;
+        while head < self.search.queue.len() {
+            let state = self.search.queue[head];
+            head += 1;
+            let cell = state / 4;
+            if self.goal_room[cell] == room && self.layer[cell] == layer {
+                found = Some(state);
+                break;
+            }
+            // The player: where the position has it for the first state, else where
+            // the box's last push left it.
+            let at = if head == 1 {
+                player
+            } else {
+                board.step(cell, (state % 4) ^ 1)
+            };
+            self.occupancy[cell] = BOX;
+            self.search.reach.explore(board, &self.occupancy, at);
+            for dir in 0..4 {
+                let Some(to) = self.push_target(board, cell, dir, room) else {
+                    continue;
+                };
+                let next = to * 4 + dir;
+                if self.search.came[next].1 != self.search.generation {
+                    self.search.came[next] = (state, self.search.generation);
+                    self.search.queue.push(next);
+                }
+            }
+            self.occupancy[cell] = EMPTY;
+        }
+        self.occupancy[from] = BOX;
+        found.and_then(|state| self.finish(board, boxes, from, state))
+    }
+
+    /// Where pushing the box at `cell` in `dir` takes it, if the player (last explored
+    /// reach) can get behind it and the target is free, live and on the room or its
+    /// entrances.
+    fn push_target(&self, board: &Board, cell: usize, dir: usize, room: u16) -> Option<usize> {
+        let side = board.step(cell, dir ^ 1);
+        let to = board.step(cell, dir);
+        let allowed = self.goal_room[to] == room || self.entrance_room[to] == room;
+        let free = board.floor[to] && self.occupancy[to] == EMPTY && board.live[to];
+        (self.search.reach.reached(side) && free && allowed).then_some(to)
+    }
+
+    /// The macro ending in `state`, unless the box ends frozen with a box off its goal.
+    fn finish(&mut self, board: &Board, boxes: &[u16], from: usize, state: usize) -> Option<Macro> {
+        let target = state / 4;
+        let mut pushes = Vec::new();
+        let mut s = state;
+        while self.search.came[s].0 != START {
+            let (cell, dir) = (s / 4, s % 4);
+            pushes.push((board.step(cell, dir ^ 1), dir));
+            s = self.search.came[s].0;
+        }
+        pushes.reverse();
+        self.occupancy[from] = EMPTY;
+        self.occupancy[target] = BOX;
+        let frozen = frozen_off_goal(board, &mut self.occupancy, target);
+        self.occupancy[target] = EMPTY;
+        self.occupancy[from] = BOX;
+        if frozen {
+            return None;
+        }
+        let player = pushes.last().map(|&(cell, _)| cell)?;
+        let mut after: Vec<u16> = boxes
+            .iter()
+            .map(|&b| {
+                if usize::from(b) == from {
+                    target as u16
+                } else {
+                    b
+                }
+            })
+            .collect();
+        after.sort_unstable();
+        Some(Macro {
+            pushes,
+            boxes: after,
+            player,
+        })
+    }
+}
+
+/// The first state of a push search (no state before it).
+const START: usize = usize::MAX;
+
+/// Scratch space of the macro push search, stamped so no search clears it.
+struct PushSearch {
+    reach: Reach,
+    /// Per state (cell · 4 + direction of the last push): the state before, and the
+    /// stamp of the search that set it.
+    came: Vec<(usize, u32)>,
+    generation: u32,
+    queue: Vec<usize>,
+}
+
+impl PushSearch {
+    fn new(cells: usize) -> PushSearch {
+        PushSearch {
+            reach: Reach::new(cells),
+            came: vec![(START, 0); cells * 4],
+            generation: 0,
+            queue: Vec::new(),
+        }
+    }
+
+    fn begin(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.came.iter_mut().for_each(|c| c.1 = 0);
+            self.generation = 1;
+        }
+        self.queue.clear();
+    }
+}
+
+/// Whether the goals `boxes` fill are the deeper layers and part of the next.
+fn filled_in_order(layers: &[Vec<usize>], boxes: &[u16]) -> bool {
+    let filled = |g: usize| boxes.contains(&(g as u16));
+    let current = layers
+        .iter()
+        .position(|goals| !goals.iter().all(|&g| filled(g)));
+    current.is_none_or(|k| layers[k + 1..].iter().flatten().all(|&g| !filled(g)))
+}
+
+/// The cells the player can walk to from `player`, boxes (`occupancy`) and the cell
+/// `box_at` blocking.
+fn walkable(board: &Board, occupancy: &[u8], box_at: usize, player: usize) -> Vec<bool> {
+    let mut seen = vec![false; board.len()];
+    if !board.floor[player] || occupancy[player] != EMPTY || player == box_at {
+        return seen;
+    }
+    seen[player] = true;
+    let mut stack = vec![player];
+    while let Some(cell) = stack.pop() {
+        for dir in 0..4 {
+            let to = board.step(cell, dir);
+            if board.floor[to] && occupancy[to] == EMPTY && to != box_at && !seen[to] {
+                seen[to] = true;
+                stack.push(to);
+            }
+        }
+    }
+    seen
+}
+
+/// The goals 4-connected to `goal` through goals, marked in `seen`.
+fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
+    let mut cells = vec![goal];
+    seen[goal] = true;
+    let mut head = 0;
+    while head < cells.len() {
+        let cell = cells[head];
+        head += 1;
+        for dir in 0..4 {
+            let to = board.step(cell, dir);
+            if board.goal[to] && !seen[to] {
+                seen[to] = true;
+                cells.push(to);
+            }
+        }
+    }
+    cells
+}
+
+/// The layers of a room, first to fill first: start from every goal of it holding a
+/// box (no other box on the board), pull out — off the room's goals — every box that
+/// can leave, and repeat; the removals, last first. `None` when some box cannot leave.
+fn packing_layers(board: &Board, cells: &[usize]) -> Option<Vec<Vec<usize>>> {
+    let mut occupancy = vec![EMPTY; board.len()];
+    for &c in cells {
+        occupancy[c] = BOX;
+    }
+    let mut left: Vec<usize> = cells.to_vec();
+    let mut layers = Vec::new();
+    while !left.is_empty() {
+        let outside = player_area(board, &occupancy, cells);
+        let (leaving, staying): (Vec<usize>, Vec<usize>) = left
+            .iter()
+            .partition(|&&b| can_leave(board, &mut occupancy, &outside, b));
+        if leaving.is_empty() {
+            return None;
+        }
+        for &b in &leaving {
+            occupancy[b] = EMPTY;
+        }
+        layers.push(leaving);
+        left = staying;
+    }
+    layers.reverse();
+    Some(layers)
+}
+
+/// Where the player may stand in the reverse play: every free cell connected to a free
+/// cell off the room's goals.
+fn player_area(board: &Board, occupancy: &[u8], cells: &[usize]) -> Vec<bool> {
+    let in_room: HashSet<usize> = cells.iter().copied().collect();
+    let mut seen = vec![false; board.len()];
+    let mut stack: Vec<usize> = (0..board.len())
+        .filter(|&c| board.floor[c] && occupancy[c] == EMPTY && !in_room.contains(&c))
+        .collect();
+    for &c in &stack {
+        seen[c] = true;
+    }
+    while let Some(cell) = stack.pop() {
+        for dir in 0..4 {
+            let to = board.step(cell, dir);
+            if board.floor[to] && occupancy[to] == EMPTY && !seen[to] {
+                seen[to] = true;
+                stack.push(to);
+            }
+        }
+    }
+    seen
+}
+
+/// Whether pulls can take the box at `start` off the goals, other boxes fixed, the
+/// player starting anywhere in `outside`.
+fn can_leave(board: &Board, occupancy: &mut [u8], outside: &[bool], start: usize) -> bool {
+    occupancy[start] = EMPTY;
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::new();
+    queue.push_back((start, None::<usize>));
+    let mut answer = false;
+    while let Some((cell, player)) = queue.pop_front() {
+        if !board.goal[cell] {
+            answer = true;
+            break;
+        }
+        let reach = match player {
+            Some(p) => walkable(board, occupancy, cell, p),
+            None => {
+                let mut r = outside.to_vec();
+                r[cell] = false;
+                r
+            }
+        };
+        for dir in 0..4 {
+            // The player stands at `cell + dir` and steps back to `cell + 2·dir`,
+            // drawing the box one cell in `dir`.
+            let stand = board.step(cell, dir);
+            let back = board.step(stand, dir);
+            if !reach[stand] || !board.floor[back] || occupancy[back] != EMPTY {
+                continue;
+            }
+            if seen.insert((stand, dir)) {
+                queue.push_back((stand, Some(back)));
+            }
+        }
+    }
+    occupancy[start] = BOX;
+    answer
+}
