@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 import { makeNonce, previewHtml } from './html';
 import { MazeState, Note, noBoard, parseMazeState } from './maze';
-import { parseReplay } from './replay';
+import { Replay, parseReplay } from './replay';
 import { parseDifficulty } from './difficulty';
 
 export const PREVIEW_COMMAND = 'boxls.showPreviewToSide';
@@ -229,34 +229,58 @@ class Preview implements vscode.Disposable {
       void this.sendDifficulty(client, panel, { document, version, key, where });
       return;
     }
+    const fetched = await this.fetchReplay(client, panel, seq, document, version, where, title, 'maze');
+    if (!fetched) {
+      return;
+    }
+    const { replay, answeredAt } = fetched;
+    if (!replay || (replay.version !== undefined && replay.version !== version)) {
+      // Solved a moment ago, not now: the edit that changed it schedules a refresh.
+      return;
+    }
+    this.shown = { key, panel };
+    this.mapKey = undefined;
+    void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
+    void this.sendDifficulty(client, panel, { document, version, key, where });
+  }
+
+  /**
+   * `boxls/replay` for the board at `where`, with no frames and the board as runs (the
+   * server's per-move steps and pushes instead of frames, runs instead of rows: big
+   * answers stay small; the webview only indexes them). `undefined` when there is
+   * nothing more to do: the request failed or its answer is malformed (both said in
+   * the panel under `title`), or the document moved on meanwhile.
+   */
+  private async fetchReplay(
+    client: LanguageClient,
+    panel: vscode.WebviewPanel,
+    seq: number,
+    document: vscode.TextDocument,
+    version: number,
+    where: { textDocument: { uri: string }; position: unknown },
+    title: string,
+    what: 'maze' | 'level',
+  ): Promise<{ replay: Replay | null; answeredAt: number } | undefined> {
     let answer: unknown;
     try {
-      // No frames: the server's per-move steps and pushes instead, and the board as
-      // runs, not rows (big answers stay small); the webview only indexes them.
       answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false, compact: true });
     } catch (err) {
       if (this.current(seq, document, version)) {
-        this.post(panel, seq, title, { text: `The server could not replay this maze: ${errorText(err)}`, kind: 'error' });
+        this.post(panel, seq, title, { text: `The server could not replay this ${what}: ${errorText(err)}`, kind: 'error' });
       }
-      return;
+      return undefined;
     }
     const answeredAt = Date.now();
     if (!this.current(seq, document, version)) {
-      return;
+      return undefined;
     }
     const replay = parseReplay(answer);
     if (typeof replay === 'string') {
       this.log.error(`Preview: the server's ${REPLAY_REQUEST} answer is malformed: ${replay}`);
       this.post(panel, seq, title, { text: `The server's answer is malformed: ${replay}.`, kind: 'error' });
-    } else if (!replay || (replay.version !== undefined && replay.version !== version)) {
-      // Solved a moment ago, not now: the edit that changed it schedules a refresh.
-      return;
-    } else {
-      this.shown = { key, panel };
-      this.mapKey = undefined;
-      void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
-      void this.sendDifficulty(client, panel, { document, version, key, where });
+      return undefined;
     }
+    return { replay, answeredAt };
   }
 
   /**
@@ -273,25 +297,11 @@ class Preview implements vscode.Disposable {
     version: number,
     where: { textDocument: { uri: string }; position: unknown },
   ): Promise<void> {
-    let answer: unknown;
-    try {
-      answer = await client.sendRequest(REPLAY_REQUEST, { ...where, frames: false, compact: true });
-    } catch (err) {
-      if (this.current(seq, document, version)) {
-        this.post(panel, seq, file, { text: `The server could not replay this level: ${errorText(err)}`, kind: 'error' });
-      }
+    const fetched = await this.fetchReplay(client, panel, seq, document, version, where, file, 'level');
+    if (!fetched) {
       return;
     }
-    const answeredAt = Date.now();
-    if (!this.current(seq, document, version)) {
-      return;
-    }
-    const replay = parseReplay(answer);
-    if (typeof replay === 'string') {
-      this.log.error(`Preview: the server's ${REPLAY_REQUEST} answer is malformed: ${replay}`);
-      this.post(panel, seq, file, { text: `The server's answer is malformed: ${replay}.`, kind: 'error' });
-      return;
-    }
+    const { replay, answeredAt } = fetched;
     const settledKey = `${document.uri.toString()}#${version}`;
     if (!replay || (replay.version !== undefined && replay.version !== version)) {
       if (this.settled !== settledKey) {
