@@ -40,28 +40,13 @@ pub struct Replay {
     pub pushed: Vec<[usize; 3]>,
 }
 
-/// The board's rows run-length coded, as XSB codes a row: a cell repeated `n > 1`
-/// times is `n` then the cell, `|` between rows (`"5#|#.S2 T#|5#"`). A room of any
-/// size is a few characters a row, where the rows themselves grow with its area.
+/// The board's rows run-length coded, as XSB codes a row ([`level::count_runs`]): a
+/// cell repeated `n > 1` times is `n` then the cell, `|` between rows
+/// (`"5#|#.S2 T#|5#"`). A room of any size is a few characters a row, where the rows
+/// themselves grow with its area.
 pub fn board_runs(rows: &[String]) -> String {
-    let mut out = String::new();
-    for (r, row) in rows.iter().enumerate() {
-        if r > 0 {
-            out.push('|');
-        }
-        let mut chars = row.chars().peekable();
-        while let Some(c) = chars.next() {
-            let mut count = 1;
-            while chars.next_if_eq(&c).is_some() {
-                count += 1;
-            }
-            if count > 1 {
-                out.push_str(&count.to_string());
-            }
-            out.push(c);
-        }
-    }
-    out
+    let coded: Vec<String> = rows.iter().map(|row| level::count_runs(row)).collect();
+    coded.join("|")
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

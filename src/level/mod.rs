@@ -23,7 +23,7 @@ pub use convert::{box_to_xsb, level_to_box, maze_to_xsb, xsb_to_box, ConvertErro
 pub use deadlock::{dead_squares, find_deadlocks, Deadlocks};
 pub use format::{board_edit, format, format_edit, RunLength};
 pub use parse::{parse, Collection, Level, Meta, RecordedSolution, Title};
-pub use rle::{compress_row, expand_row};
+pub use rle::{compress_row, count_runs, expand_row};
 pub use solution::{frames, parse_lurd, replay, replay_with, Frame, Move, ReplayError, Replayed};
 
 /// Which reader a text is for: chosen by the file's extension or `--format`.

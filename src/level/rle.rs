@@ -107,9 +107,14 @@ pub fn expand_row(row: &str) -> String {
 /// The row with every run of two or more equal cells counted (`####-` → `4#-`); the
 /// run keeps its own character, so `expand_row(compress_row(r)) == expand_row(r)`.
 pub fn compress_row(row: &str) -> String {
-    let expanded = expand_row(row);
-    let mut out = String::with_capacity(expanded.len());
-    let mut chars = expanded.chars().peekable();
+    count_runs(&expand_row(row))
+}
+
+/// Cells written out (no counts in them) with every run of two or more equal cells
+/// counted (`####-` → `4#-`).
+pub fn count_runs(cells: &str) -> String {
+    let mut out = String::with_capacity(cells.len());
+    let mut chars = cells.chars().peekable();
     while let Some(c) = chars.next() {
         let mut run = 1;
         while chars.peek() == Some(&c) {
