@@ -163,11 +163,10 @@ local function key(p, r, c)
   return r * p.replay.cols + c
 end
 
---- What is drawn at maze cell (r, c) in the current frame.
+--- What is drawn at maze cell (r, c) in the current frame (the boxes as `draw` synced them).
 ---@param p boxls.Player
 local function kind_at(p, r, c)
   local k = p.frame
-  sync_boxes(p)
   local cell = p.replay.cells[r + 1]:sub(c + 1, c + 1)
   local target = TARGET[cell]
   if p.on[key(p, r, c)] then
@@ -189,7 +188,6 @@ end
 ---@param p boxls.Player
 local function follow(p)
   local k = p.frame
-  sync_boxes(p)
   local cols = p.replay.cols
   local br, bc = p.pr[k], p.pc[k]
   if #p.at == 1 then
@@ -258,7 +256,6 @@ end
 ---@param p boxls.Player
 local function fit_kind_at(p, i, j)
   local f, k, cols = p.fit, p.frame, p.replay.cols
-  sync_boxes(p)
   for _, cell in ipairs(p.at) do
     local br, bc = math.floor(cell / cols), cell % cols
     if math.floor(br / f.kr) == i and math.floor(bc / f.kc) == j then
@@ -441,6 +438,8 @@ local function draw(p)
   if not vim.api.nvim_buf_is_valid(p.buf) then
     return
   end
+  -- The boxes where the frame shown has them, once for every cell drawn.
+  sync_boxes(p)
   -- The window widens for the legend (up to the widest it may be; then it wraps).
   p.win_w = p.mapping and math.max(p.base_w, math.min(p.max_w, legend_width(p.map))) or p.base_w
   local lines, runs = {}, {}
