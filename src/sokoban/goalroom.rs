@@ -309,27 +309,6 @@ fn filled_in_order(layers: &[Vec<usize>], boxes: &[u16]) -> bool {
     current.is_none_or(|k| layers[k + 1..].iter().flatten().all(|&g| !filled(g)))
 }
 
-/// The cells the player can walk to from `player`, boxes (`occupancy`) and the cell
-/// `box_at` blocking.
-fn walkable(board: &Board, occupancy: &[u8], box_at: usize, player: usize) -> Vec<bool> {
-    let mut seen = vec![false; board.len()];
-    if !board.floor[player] || occupancy[player] != EMPTY || player == box_at {
-        return seen;
-    }
-    seen[player] = true;
-    let mut stack = vec![player];
-    while let Some(cell) = stack.pop() {
-        for dir in 0..4 {
-            let to = board.step(cell, dir);
-            if board.floor[to] && occupancy[to] == EMPTY && to != box_at && !seen[to] {
-                seen[to] = true;
-                stack.push(to);
-            }
-        }
-    }
-    seen
-}
-
 /// The goals 4-connected to `goal` through goals, marked in `seen`.
 fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
     let mut cells = vec![goal];
@@ -404,6 +383,7 @@ fn player_area(board: &Board, occupancy: &[u8], cells: &[usize]) -> Vec<bool> {
 /// player starting anywhere in `outside`.
 fn can_leave(board: &Board, occupancy: &mut [u8], outside: &[bool], start: usize) -> bool {
     occupancy[start] = EMPTY;
+    let mut walk = Reach::new(board.len());
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     queue.push_back((start, None::<usize>));
@@ -413,20 +393,22 @@ fn can_leave(board: &Board, occupancy: &mut [u8], outside: &[bool], start: usize
             answer = true;
             break;
         }
-        let reach = match player {
-            Some(p) => walkable(board, occupancy, cell, p),
-            None => {
-                let mut r = outside.to_vec();
-                r[cell] = false;
-                r
-            }
+        // Where the player can walk, the pulled box at `cell` in its way.
+        if let Some(p) = player {
+            occupancy[cell] = BOX;
+            walk.explore(board, occupancy, p);
+            occupancy[cell] = EMPTY;
+        }
+        let reached = |c: usize| match player {
+            Some(_) => walk.reached(c),
+            None => outside[c] && c != cell,
         };
         for dir in 0..4 {
             // The player stands at `cell + dir` and steps back to `cell + 2·dir`,
             // drawing the box one cell in `dir`.
             let stand = board.step(cell, dir);
             let back = board.step(stand, dir);
-            if !reach[stand] || !board.floor[back] || occupancy[back] != EMPTY {
+            if !reached(stand) || !board.floor[back] || occupancy[back] != EMPTY {
                 continue;
             }
             if seen.insert((stand, dir)) {

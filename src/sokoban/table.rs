@@ -93,6 +93,37 @@ impl Table {
         if (self.len() + 1) * 2 > self.slots.len() {
             self.grow();
         }
+        let node = self.push_node(hash, boxes, player, parent, push, cost, bound);
+        self.index(node);
+        node
+    }
+
+    /// Stores a position the search passes through inside a macro: it only links the
+    /// macro's pushes for [`Table::pushes_to`], so it is never indexed (never found, so
+    /// the search may still reach and expand that position on its own). Only its parent
+    /// and push are read; `boxes` fills its slot (the macro's last position will do).
+    pub fn insert_hidden(
+        &mut self,
+        boxes: &[u16],
+        parent: u32,
+        push: (u16, u8),
+        pushes: u32,
+    ) -> u32 {
+        self.push_node(0, boxes, HIDDEN, parent, push, (pushes, 0), 0)
+    }
+
+    /// Appends a node to the flat arrays, unindexed.
+    #[allow(clippy::too_many_arguments)]
+    fn push_node(
+        &mut self,
+        hash: u64,
+        boxes: &[u16],
+        player: u16,
+        parent: u32,
+        push: (u16, u8),
+        cost: (u32, u32),
+        bound: u16,
+    ) -> u32 {
         let node = self.len() as u32;
         self.boxes.extend_from_slice(boxes);
         self.player.push(player);
@@ -102,29 +133,6 @@ impl Table {
         self.pushes.push(cost.0);
         self.moves.push(cost.1);
         self.bound.push(bound);
-        self.index(node);
-        node
-    }
-
-    /// Stores a position the search passes through inside a macro: it only links the
-    /// macro's pushes for [`Table::pushes_to`], so it is never indexed (never found, so
-    /// the search may still reach and expand that position on its own).
-    pub fn insert_hidden(
-        &mut self,
-        boxes: &[u16],
-        parent: u32,
-        push: (u16, u8),
-        pushes: u32,
-    ) -> u32 {
-        let node = self.len() as u32;
-        self.boxes.extend_from_slice(boxes);
-        self.player.push(HIDDEN);
-        self.hash.push(0);
-        self.parent.push(parent);
-        self.push.push(push);
-        self.pushes.push(pushes);
-        self.moves.push(0);
-        self.bound.push(0);
         node
     }
 
