@@ -113,9 +113,7 @@ pub fn level_replay(file: &LevelFile, statuses: &[LevelStatus], offset: usize) -
     let level = file.level_at(offset)?;
     let at = file.levels().iter().position(|l| std::ptr::eq(l, level))?;
     let status = statuses.get(at)?;
-    let LevelStatus::Solved { lurd, .. } = status else {
-        return None;
-    };
+    let (_, _, lurd) = status.solution()?;
     let board = &level.board;
     let position = board.position()?;
     let all = 0..lurd.len();
@@ -398,7 +396,13 @@ mod tests {
             .iter()
             .map(|position| {
                 let position = position.as_ref().expect("worth solving");
-                solve_level(position, std::time::Duration::from_secs(60), &never).expect("done")
+                solve_level(
+                    position,
+                    std::time::Duration::from_secs(60),
+                    &never,
+                    &mut |_| {},
+                )
+                .expect("done")
             })
             .collect();
         let offset = text.find("# $$").expect("a row");
@@ -418,7 +422,7 @@ mod tests {
         let mut ends: Vec<(usize, usize)> = boxes.iter().map(|b| (b / cols, b % cols)).collect();
         ends.sort_unstable();
         assert_eq!(ends, replay.goals);
-        let unsolved = [LevelStatus::Solving];
+        let unsolved = [LevelStatus::WAITING];
         assert_eq!(
             level_replay(&file, &unsolved, offset),
             None,

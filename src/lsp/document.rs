@@ -106,7 +106,7 @@ impl Document {
             .iter()
             .zip(self.level_keys.iter())
             .enumerate()
-            .filter(|(_, (status, _))| **status == LevelStatus::Solving)
+            .filter(|(_, (status, _))| status.is_solving())
             .filter_map(|(index, (_, key))| Some((index, key.clone()?)))
             .collect()
     }
@@ -115,6 +115,18 @@ impl Document {
     pub fn record_level_solve(&mut self, index: usize, key: &LevelKey, status: LevelStatus) {
         if self.level_keys.get(index).and_then(Option::as_ref) == Some(key) {
             Arc::make_mut(&mut self.level_statuses)[index] = status;
+        }
+    }
+
+    /// Records what level `index`'s running search has found so far, if that level
+    /// still has `key` and its result is not in yet (a late report never hides it).
+    pub fn record_level_progress(&mut self, index: usize, key: &LevelKey, status: LevelStatus) {
+        let solving = self
+            .level_statuses
+            .get(index)
+            .is_some_and(LevelStatus::is_solving);
+        if solving {
+            self.record_level_solve(index, key, status);
         }
     }
 
@@ -341,7 +353,7 @@ fn level_solves(
     positions_to_solve(&file)
         .into_iter()
         .map(|position| match position {
-            Some(position) => (Some(Arc::new(position)), LevelStatus::Solving),
+            Some(position) => (Some(Arc::new(position)), LevelStatus::WAITING),
             None => (None, LevelStatus::Skipped),
         })
         .unzip()

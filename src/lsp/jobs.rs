@@ -11,6 +11,8 @@
 //! [`Job`], which the owner computes ([`Job::compute`] catches a panic) and ends
 //! ([`Job::end`]), or runs on the blocking pool in one go ([`Job::run_blocking`]). A job
 //! dropped before it ends is over as cancelled: its waiters get `None`, nothing is kept.
+//! While it runs, a job may tell its waiters what it has found so far ([`Interim`]);
+//! [`Ticket::next`] hears those and the result, and nothing interim is kept.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -74,6 +76,8 @@ struct Running<V> {
     /// Tickets alive.
     interest: usize,
     done: watch::Receiver<Option<V>>,
+    /// Never read here: each ticket's clone sees the latest interim value as new.
+    interim: watch::Receiver<Option<V>>,
 }
 
 /// What [`Jobs::lookup`] found.
@@ -88,6 +92,26 @@ pub struct Ticket<K: Hash + Eq + Clone, V> {
     key: K,
     id: u64,
     done: watch::Receiver<Option<V>>,
+    /// `None` once the job can say nothing more before its result.
+    interim: Option<watch::Receiver<Option<V>>>,
+}
+
+/// What [`Ticket::next`] heard.
+pub enum Update<V> {
+    /// What the job has found so far.
+    Interim(V),
+    /// The result; `None` if the job was cancelled.
+    Done(Option<V>),
+}
+
+/// Where a running job tells its waiters what it has found so far (from any thread).
+pub struct Interim<V>(Arc<watch::Sender<Option<V>>>);
+
+impl<V> Interim<V> {
+    /// Replaces what the waiters hear next (a slow waiter hears only the latest).
+    pub fn send(&self, value: V) {
+        self.0.send_replace(Some(value));
+    }
 }
 
 /// A job started by [`Jobs::lookup`], for its owner to compute and end.
@@ -97,6 +121,7 @@ pub struct Job<K: Hash + Eq + Clone, V> {
     id: u64,
     cancel: Arc<AtomicBool>,
     sender: Option<watch::Sender<Option<V>>>,
+    interim: Arc<watch::Sender<Option<V>>>,
 }
 
 /// A job that panicked, its failure kept: [`Failure::report`] logs it, then sends it.
@@ -156,18 +181,21 @@ where
             if !running.cancel.load(Ordering::Relaxed) {
                 running.interest += 1;
                 let (id, done) = (running.id, running.done.clone());
-                return Lookup::Pending(self.ticket(key, id, done));
+                let interim = running.interim.clone();
+                return Lookup::Pending(self.ticket(key, id, done, interim));
             }
         }
         let id = inner.next_id;
         inner.next_id += 1;
         let cancel = Arc::new(AtomicBool::new(false));
         let (sender, done) = watch::channel(None);
+        let (interim_sender, interim) = watch::channel(None);
         let running = Running {
             id,
             cancel: cancel.clone(),
             interest: 1,
             done: done.clone(),
+            interim: interim.clone(),
         };
         inner.running.insert(key.clone(), running);
         drop(inner);
@@ -177,16 +205,24 @@ where
             id,
             cancel,
             sender: Some(sender),
+            interim: Arc::new(interim_sender),
         });
-        Lookup::Pending(self.ticket(key, id, done))
+        Lookup::Pending(self.ticket(key, id, done, interim))
     }
 
-    fn ticket(self: &Arc<Self>, key: K, id: u64, done: watch::Receiver<Option<V>>) -> Ticket<K, V> {
+    fn ticket(
+        self: &Arc<Self>,
+        key: K,
+        id: u64,
+        done: watch::Receiver<Option<V>>,
+        interim: watch::Receiver<Option<V>>,
+    ) -> Ticket<K, V> {
         Ticket {
             jobs: self.clone(),
             key,
             id,
             done,
+            interim: Some(interim),
         }
     }
 
@@ -309,6 +345,32 @@ impl<K: Hash + Eq + Clone, V: Clone> Ticket<K, V> {
         let value = self.done.wait_for(Option::is_some).await.ok()?.clone();
         value
     }
+
+    /// Waits for what the job says next: an interim value not heard yet (the latest
+    /// one, if several came), or its result — which wins when both are there.
+    pub async fn next(&mut self) -> Update<V> {
+        loop {
+            let Some(interim) = self.interim.as_mut() else {
+                return Update::Done(self.wait().await);
+            };
+            tokio::select! {
+                biased;
+                done = self.done.wait_for(Option::is_some) => {
+                    return Update::Done(done.ok().and_then(|value| value.clone()));
+                }
+                changed = interim.changed() => {
+                    let value = match changed {
+                        Ok(()) => interim.borrow_and_update().clone(),
+                        Err(_) => None,
+                    };
+                    match value {
+                        Some(value) => return Update::Interim(value),
+                        None => self.interim = None,
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl<K: Hash + Eq + Clone, V> Drop for Ticket<K, V> {
@@ -341,6 +403,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Job<K, V> {
 
     pub fn is_cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Where the computation tells the waiters what it has found so far.
+    pub fn interim(&self) -> Interim<V> {
+        Interim(self.interim.clone())
     }
 
     /// Runs `work` on this thread with the job's key and cancel flag; a panic is
@@ -495,6 +562,48 @@ mod tests {
         assert_eq!(second.wait().await.as_deref(), Some("one"));
         assert!(matches!(look(&jobs, 1), (Lookup::Ready(v), None) if v == "one"));
         assert_eq!(jobs.running(), 0);
+    }
+
+    fn heard(update: Update<String>) -> String {
+        match update {
+            Update::Interim(value) => format!("interim {value}"),
+            Update::Done(value) => format!("done {value:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn waiters_hear_the_latest_interim_value_then_the_result() {
+        let jobs = words(None);
+        let (first, job) = look(&jobs, 1);
+        let mut first = pending(first);
+        let job = job.expect("started");
+        let interim = job.interim();
+        interim.send("1 k".into());
+        interim.send("2 k".into());
+        assert_eq!(heard(first.next().await), "interim 2 k", "only the latest");
+        // A wanter joining later hears what the job last said at once.
+        let mut second = pending(look(&jobs, 1).0);
+        assert_eq!(heard(second.next().await), "interim 2 k");
+        interim.send("3 k".into());
+        assert!(job.end(Ok(Some("three".into()))).is_none());
+        assert_eq!(
+            heard(first.next().await),
+            r#"done Some("three")"#,
+            "the result wins over an interim value not heard yet"
+        );
+        assert_eq!(heard(second.next().await), r#"done Some("three")"#);
+        assert_eq!(
+            jobs.cached(&1).as_deref(),
+            Some("three"),
+            "nothing interim kept"
+        );
+        // Dropped before it ends: the waiter hears the cancellation, not a hang.
+        let (lookup, job) = look(&jobs, 2);
+        let mut third = pending(lookup);
+        let job = job.expect("started");
+        job.interim().send("1 k".into());
+        drop(job);
+        assert_eq!(heard(third.next().await), "done None");
     }
 
     #[tokio::test]

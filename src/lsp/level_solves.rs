@@ -16,7 +16,7 @@ use tower_lsp_server::Client;
 use super::jobs::{self, Jobs, Kind, Lookup};
 use super::progress::Progress;
 use super::solves::report_progress;
-use crate::ide::{solve_level, LevelStatus};
+use crate::ide::{solve_level, Best, LevelStatus, Searching};
 use crate::level::Position;
 
 /// A level as the table knows it: its position (walls, goals, boxes, player).
@@ -145,11 +145,13 @@ impl LevelSolves {
             tokio::spawn(report_progress(progress, title, finished_watch));
         }
         let stall = self.stall_boxes == Some(key.boxes.len());
+        let interim = job.interim();
         job.run_blocking(move |position, cancel| {
+            let mut report = |searching| interim.send(LevelStatus::Solving(searching));
             if stall {
-                return stalled(limit, cancel);
+                return stalled(position, limit, cancel, &mut report);
             }
-            solve_level(position, limit, cancel)
+            solve_level(position, limit, cancel, &mut report)
         })
         .await;
         let _ = finished.send(true);
@@ -162,17 +164,51 @@ impl LevelSolves {
     }
 }
 
-/// The test hook [`super::Options::stall_levels_with_boxes`]: a search certain to
-/// reach the time limit (unless cancelled first).
-fn stalled(limit: Duration, cancel: &AtomicBool) -> Option<LevelStatus> {
+/// The test hook [`super::Options::stall_levels_with_boxes`]: a search that finds
+/// what the solver finds and proves nothing — its solution, if any, reported as the
+/// best so far — and goes on until the time limit (unless cancelled first): a level
+/// certain to be still solving, with or without a solution to offer, then solved
+/// without proof or unknown.
+fn stalled(
+    position: &Position,
+    limit: Duration,
+    cancel: &AtomicBool,
+    report: &mut dyn FnMut(Searching),
+) -> Option<LevelStatus> {
     let started = Instant::now();
+    let best = match solve_level(position, limit, cancel, &mut |_| {})? {
+        LevelStatus::Solved {
+            pushes,
+            moves,
+            lurd,
+            ..
+        } => Some(Best {
+            pushes,
+            moves,
+            lurd,
+        }),
+        _ => None,
+    };
+    if best.is_some() {
+        report(Searching {
+            positions: 1,
+            best: best.clone(),
+        });
+    }
     while started.elapsed() < limit {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
         std::thread::sleep(Duration::from_millis(1));
     }
-    Some(LevelStatus::Unknown {
-        limit_ms: limit.as_millis() as u64,
+    let limit_ms = limit.as_millis() as u64;
+    Some(match best {
+        Some(best) => LevelStatus::Solved {
+            pushes: best.pushes,
+            moves: best.moves,
+            optimal: false,
+            lurd: best.lurd,
+        },
+        None => LevelStatus::Unknown { limit_ms },
     })
 }

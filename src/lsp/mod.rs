@@ -79,7 +79,8 @@ pub struct Options {
     /// test counts the solves an edit started.
     pub log_level_solves: bool,
     /// Makes the solves of Sokoban levels with exactly this many boxes search until the
-    /// time limit: a level certain to end `unknown`.
+    /// time limit, offering the solver's solution (if any) as the best found so far and
+    /// proving nothing: a level certain to be solving, then unproved or `unknown`.
     pub stall_levels_with_boxes: Option<usize>,
 }
 

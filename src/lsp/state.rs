@@ -35,6 +35,7 @@ use super::design::{self, Design};
 use super::diagnostics;
 use super::document::{Document, Unapplied};
 use super::grid_key::GridKey;
+use super::jobs::Update;
 use super::level_solves::{LevelSolves, LevelTicket};
 use super::position::{self, Encoding};
 use super::progress::Progress;
@@ -514,10 +515,12 @@ impl State {
     }
 
     /// Records each level solve's result in the document as it arrives (in whatever
-    /// order they end), asking the client to refresh its hints each time (and
-    /// publishing again for a level proved unsolvable); publishes what is known at
-    /// [`FIRST_PUBLISH_WITHIN`] if they are not all in by then. Aborting the task that
-    /// runs this drops the tickets, cancelling the solves only this version wanted.
+    /// order they end), and what a running search has found so far (its best
+    /// solution, its position count), asking the client to refresh its hints each
+    /// time (and publishing again for a level proved unsolvable); publishes what is
+    /// known at [`FIRST_PUBLISH_WITHIN`] if they are not all in by then. Aborting the
+    /// task that runs this drops the tickets, cancelling the solves only this version
+    /// wanted.
     async fn await_level_solves(
         self: &Arc<Self>,
         uri: &Uri,
@@ -527,19 +530,35 @@ impl State {
         if tickets.is_empty() {
             return;
         }
+        let (interim_sender, mut interim) = tokio::sync::mpsc::unbounded_channel();
         let mut waiting = tokio::task::JoinSet::new();
         for (index, mut ticket) in tickets {
+            let interim_sender = interim_sender.clone();
             waiting.spawn(async move {
-                let status = ticket.wait().await;
-                (index, ticket, status)
+                loop {
+                    match ticket.next().await {
+                        Update::Interim(status) => {
+                            let _ = interim_sender.send((index, ticket.key().clone(), status));
+                        }
+                        Update::Done(status) => return (index, ticket, status),
+                    }
+                }
             });
         }
+        drop(interim_sender);
         let first_publish = tokio::time::sleep(FIRST_PUBLISH_WITHIN);
         tokio::pin!(first_publish);
         let mut published = false;
         loop {
             let joined = tokio::select! {
                 joined = waiting.join_next() => joined,
+                Some((index, key, status)) = interim.recv() => {
+                    self.with_open(uri, |open| {
+                        open.document.record_level_progress(index, &key, status)
+                    });
+                    self.ask_client_to_refresh();
+                    continue;
+                }
                 () = &mut first_publish, if !published => {
                     published = true;
                     self.publish(uri, Some(version)).await;

@@ -167,16 +167,8 @@ pub(super) fn solution_counts(
 /// its board, or in place of its first recorded solution; `None` unless the level is
 /// solved and no recorded solution is as good (pushes, then moves).
 fn solution_change(text: &str, level: &Level, status: &LevelStatus) -> Option<TextEdit> {
-    let LevelStatus::Solved {
-        pushes,
-        moves,
-        lurd,
-        ..
-    } = status
-    else {
-        return None;
-    };
-    if recorded_best(text, level).is_some_and(|best| best <= (*pushes, *moves)) {
+    let (pushes, moves, lurd) = status.solution()?;
+    if recorded_best(text, level).is_some_and(|best| best <= (pushes, moves)) {
         return None;
     }
     let line = format!("Solution: {lurd}");
@@ -230,7 +222,11 @@ pub fn insert_level_solution(
         LevelStatus::Skipped => {
             format!("{name} is not solved: its errors or deadlocks say why")
         }
-        LevelStatus::Solving => format!("{name} is still being solved; try again in a moment"),
+        LevelStatus::Solving(_) => {
+            format!(
+                "{name} is still being solved and no solution is found yet; try again in a moment"
+            )
+        }
         LevelStatus::Unsolvable => format!("{name} is unsolvable"),
         LevelStatus::Unknown { .. } => {
             format!("{name} was not solved within the time limit (boxls.sokoban.timeLimit)")
@@ -247,14 +243,12 @@ pub fn level_lenses(file: &LevelFile, statuses: &[LevelStatus]) -> Vec<Lens> {
         .zip(statuses)
         .filter_map(|(level, status)| {
             let label = hint(status)?;
-            let title = match status {
-                LevelStatus::Solved { .. }
-                    if solution_change(file.text, level, status).is_some() =>
-                {
+            let title = match status.solution() {
+                Some(_) if solution_change(file.text, level, status).is_some() => {
                     format!("{label} — insert solution")
                 }
-                LevelStatus::Solved { .. } => format!("{label} — solution up to date"),
-                _ => label,
+                Some(_) => format!("{label} — solution up to date"),
+                None => label,
             };
             Some(Lens {
                 range: first_row(level),
@@ -366,7 +360,7 @@ mod tests {
     fn run_length_rows_expand_and_compress_only_when_that_changes_them() {
         check(
             "; 1\n\n######\n#@$ .#\n######\n\n; 2\n\n5#|#@$.#‸\n5#\n",
-            |_| vec![LevelStatus::Solving, LevelStatus::Solving],
+            |_| vec![LevelStatus::WAITING, LevelStatus::WAITING],
             expect![[r#"
                 Rewrite Expand run-length rows:
                 ; 1
@@ -450,7 +444,7 @@ mod tests {
         // Before the solve: the better recorded one.
         check(
             text,
-            |_| vec![LevelStatus::Solving],
+            |_| vec![LevelStatus::WAITING],
             expect![[r#"
                 QuickFix Replace with the better solution (fixes solution-not-optimal):
                 #######
@@ -579,7 +573,7 @@ mod tests {
         let statuses = [
             solved(text, 0, "RR"),
             solved(text, 1, "RR"),
-            LevelStatus::Solving,
+            LevelStatus::WAITING,
         ];
         let shown: Vec<String> = level_lenses(&fixture.view(), &statuses)
             .into_iter()

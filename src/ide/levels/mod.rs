@@ -20,7 +20,8 @@ pub use actions::{
 pub use convert::{level_conversion, maze_conversion, Conversion};
 pub use hover::level_hover;
 pub use solve::{
-    level_hints, level_solver_diagnostics, positions_to_solve, solve_level, LevelStatus,
+    level_hints, level_solver_diagnostics, positions_to_solve, solve_level, Best, LevelStatus,
+    Searching,
 };
 pub use state::{level_state, level_state_at, level_states, LevelState};
 pub use symbols::{level_folding_ranges, level_symbols};

@@ -7,20 +7,20 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::LevelFile;
 use crate::level::{parse_lurd, replay, Code, Diagnostic, Level, Position};
 use crate::maze::{plural, Severity};
-use crate::sokoban::{self, Limits, Mode, Outcome, Solution};
+use crate::sokoban::{self, Event, Limits, Mode, Outcome, Solution};
 
 /// What is known of one level's solve.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LevelStatus {
     /// Not solved: its errors or static deadlocks already say what is wrong.
     Skipped,
-    /// Being solved (or waiting for a solver).
-    Solving,
+    /// Being solved (or waiting for a solver): what the search has found so far.
+    Solving(Searching),
     Solved {
         pushes: u32,
         moves: u32,
@@ -36,6 +36,57 @@ pub enum LevelStatus {
     /// The solver broke (a panic, or a move string that does not replay).
     Failed(Arc<str>),
 }
+
+/// What a level's search still running has found so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Searching {
+    /// Positions searched so far (0 until the search first reports).
+    pub positions: u64,
+    /// The best solution found so far, replayed; the fast mode goes on looking for
+    /// fewer pushes until the time limit or a proof that this one is optimal.
+    pub best: Option<Best>,
+}
+
+/// A solution found by a search that has not ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Best {
+    pub pushes: u32,
+    pub moves: u32,
+    pub lurd: Arc<str>,
+}
+
+impl LevelStatus {
+    /// Not looked up yet, or waiting for a solver.
+    pub const WAITING: LevelStatus = LevelStatus::Solving(Searching {
+        positions: 0,
+        best: None,
+    });
+
+    pub fn is_solving(&self) -> bool {
+        matches!(self, LevelStatus::Solving(_))
+    }
+
+    /// The solution to offer — the solver's last word, or the best so far of a search
+    /// still running: pushes, moves, move string.
+    pub fn solution(&self) -> Option<(u32, u32, &Arc<str>)> {
+        match self {
+            LevelStatus::Solved {
+                pushes,
+                moves,
+                lurd,
+                ..
+            } => Some((*pushes, *moves, lurd)),
+            LevelStatus::Solving(Searching {
+                best: Some(best), ..
+            }) => Some((best.pushes, best.moves, &best.lurd)),
+            _ => None,
+        }
+    }
+}
+
+/// How often a running search's position count is reported: the hint is redrawn
+/// each time, so often enough to look alive, seldom enough to cost nothing.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// Each level's position, where it is worth solving: one player, no error, and no
 /// static deadlock (`dead-square`, `frozen-boxes`, `unmatched-boxes` say it already).
@@ -70,16 +121,49 @@ fn diagnostics_within<'a>(
 }
 
 /// Solves `position` in fast mode within `time_limit`; `None` once `cancel` is set.
+/// `report` hears what the search has found so far while it runs: a solution as soon
+/// as one is found (replayed first), the number of positions about once a second.
 pub fn solve_level(
     position: &Position,
     time_limit: Duration,
     cancel: &AtomicBool,
+    report: &mut dyn FnMut(Searching),
 ) -> Option<LevelStatus> {
     let limits = Limits {
         time: time_limit,
         ..Limits::default()
     };
-    let outcome = sokoban::solve(position, Mode::Fast, &limits, cancel, &mut |_| {});
+    let mut searching = Searching::default();
+    let mut last_report = Instant::now();
+    let mut on_event = |event: Event<'_>| match event {
+        Event::Progress(progress) => {
+            searching.positions = progress.positions;
+            if last_report.elapsed() >= PROGRESS_EVERY {
+                last_report = Instant::now();
+                report(searching.clone());
+            }
+        }
+        // The last word is the outcome itself, not a report.
+        Event::Improved(solution) if !solution.optimal => {
+            if let LevelStatus::Solved {
+                pushes,
+                moves,
+                lurd,
+                ..
+            } = checked(position, solution)
+            {
+                searching.best = Some(Best {
+                    pushes,
+                    moves,
+                    lurd,
+                });
+                last_report = Instant::now();
+                report(searching.clone());
+            }
+        }
+        Event::Improved(_) => {}
+    };
+    let outcome = sokoban::solve(position, Mode::Fast, &limits, cancel, &mut on_event);
     let limit_ms = time_limit.as_millis() as u64;
     match outcome {
         Outcome::Solved(solution) => Some(checked(position, &solution)),
@@ -146,7 +230,13 @@ pub(super) fn first_row(level: &Level) -> Range<usize> {
 pub(super) fn hint(status: &LevelStatus) -> Option<String> {
     Some(match status {
         LevelStatus::Skipped => return None,
-        LevelStatus::Solving => "solving…".to_string(),
+        LevelStatus::Solving(Searching {
+            best: Some(best), ..
+        }) => format!("{} · improving…", counts(best.pushes, best.moves)),
+        LevelStatus::Solving(Searching { positions: 0, .. }) => "solving…".to_string(),
+        LevelStatus::Solving(Searching { positions, .. }) => {
+            format!("solving… {} positions", approximately(*positions))
+        }
         LevelStatus::Solved {
             pushes,
             moves,
@@ -154,16 +244,32 @@ pub(super) fn hint(status: &LevelStatus) -> Option<String> {
             ..
         } => {
             let proved = if *optimal { " (optimal)" } else { "" };
-            format!(
-                "{} · {}{proved}",
-                plural(u64::from(*pushes), "push", "pushes"),
-                plural(u64::from(*moves), "move", "moves")
-            )
+            format!("{}{proved}", counts(*pushes, *moves))
         }
         LevelStatus::Unsolvable => "unsolvable".to_string(),
         LevelStatus::Unknown { limit_ms } => format!("unknown after {}", seconds(*limit_ms)),
         LevelStatus::Failed(_) => "solver failed".to_string(),
     })
+}
+
+/// `97 pushes · 230 moves`.
+fn counts(pushes: u32, moves: u32) -> String {
+    format!(
+        "{} · {}",
+        plural(u64::from(pushes), "push", "pushes"),
+        plural(u64::from(moves), "move", "moves")
+    )
+}
+
+/// `812`, `35 k`, `1.2 M`: a count that changes every second, to two digits or so.
+fn approximately(count: u64) -> String {
+    match count {
+        0..1_000 => count.to_string(),
+        1_000..10_000 => format!("{:.1} k", count as f64 / 1e3),
+        10_000..1_000_000 => format!("{} k", count / 1_000),
+        1_000_000..10_000_000 => format!("{:.1} M", count as f64 / 1e6),
+        _ => format!("{} M", count / 1_000_000),
+    }
 }
 
 /// `10 s`, `0.5 s`.
@@ -205,8 +311,10 @@ mod tests {
         let statuses: Vec<LevelStatus> = positions_to_solve(&file)
             .iter()
             .map(|position| match position {
-                Some(position) => solve_level(position, Duration::from_secs(60), &never)
-                    .unwrap_or(LevelStatus::Solving),
+                Some(position) => {
+                    solve_level(position, Duration::from_secs(60), &never, &mut |_| {})
+                        .unwrap_or(LevelStatus::WAITING)
+                }
                 None => LevelStatus::Skipped,
             })
             .collect();
@@ -249,7 +357,41 @@ mod tests {
             hint(&LevelStatus::Unknown { limit_ms: 500 }).as_deref(),
             Some("unknown after 0.5 s")
         );
-        assert_eq!(hint(&LevelStatus::Solving).as_deref(), Some("solving…"));
+        assert_eq!(hint(&LevelStatus::WAITING).as_deref(), Some("solving…"));
+        let searching = |positions| {
+            LevelStatus::Solving(Searching {
+                positions,
+                best: None,
+            })
+        };
+        assert_eq!(
+            hint(&searching(812)).as_deref(),
+            Some("solving… 812 positions")
+        );
+        assert_eq!(
+            hint(&searching(3_456)).as_deref(),
+            Some("solving… 3.5 k positions")
+        );
+        assert_eq!(
+            hint(&searching(35_999)).as_deref(),
+            Some("solving… 35 k positions")
+        );
+        assert_eq!(
+            hint(&searching(1_234_567)).as_deref(),
+            Some("solving… 1.2 M positions")
+        );
+        let improving = LevelStatus::Solving(Searching {
+            positions: 5_000,
+            best: Some(Best {
+                pushes: 97,
+                moves: 230,
+                lurd: "".into(),
+            }),
+        });
+        assert_eq!(
+            hint(&improving).as_deref(),
+            Some("97 pushes · 230 moves · improving…")
+        );
         let not_proved = LevelStatus::Solved {
             pushes: 97,
             moves: 230,

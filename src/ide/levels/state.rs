@@ -64,7 +64,7 @@ pub fn level_state(file: &LevelFile, statuses: &[LevelStatus], index: usize) -> 
     };
     let (kind, reason) = match status {
         LevelStatus::Solved { .. } => (StateKind::Solved, None),
-        LevelStatus::Solving => (
+        LevelStatus::Solving(_) => (
             StateKind::Solving,
             Some(format!("{} is still being solved", level_name(level))),
         ),

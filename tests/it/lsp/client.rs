@@ -317,6 +317,21 @@ impl Client {
         serde_json::from_slice(&body).expect("valid JSON from the server")
     }
 
+    /// Waits until the server has sent `count` requests of `method` (each answered).
+    pub async fn wait_server_requests(&mut self, method: &str, count: usize) {
+        while self
+            .server_requests
+            .iter()
+            .filter(|request| request["method"] == method)
+            .count()
+            < count
+        {
+            if let Some(response) = self.receive().await {
+                panic!("a response nobody waits for: {response}");
+            }
+        }
+    }
+
     /// Waits for a notification matching `pred`, consuming everything before it.
     pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         loop {

@@ -620,6 +620,13 @@ const SOLVABLE_AND_NOT: &str =
 async fn settled_solves(client: &mut Client, uri: &str) -> (Vec<String>, String) {
     let settled = client.settle(uri).await;
     let version = settled["version"].clone();
+    let hints = hint_labels(client, uri).await;
+    let diagnostics = client.last_published(uri, &version).unwrap_or(Value::Null);
+    (hints, summarize(&diagnostics))
+}
+
+/// `uri`'s inlay hints now, as `line:character label`.
+async fn hint_labels(client: &mut Client, uri: &str) -> Vec<String> {
     let everything = json!({ "start": at(0, 0), "end": at(10_000, 0) });
     let hints = client
         .request(
@@ -627,7 +634,7 @@ async fn settled_solves(client: &mut Client, uri: &str) -> (Vec<String>, String)
             json!({ "textDocument": { "uri": uri }, "range": everything }),
         )
         .await;
-    let hints = hints
+    hints
         .as_array()
         .into_iter()
         .flatten()
@@ -639,9 +646,7 @@ async fn settled_solves(client: &mut Client, uri: &str) -> (Vec<String>, String)
                 h["label"].as_str().unwrap_or("?")
             )
         })
-        .collect();
-    let diagnostics = client.last_published(uri, &version).unwrap_or(Value::Null);
-    (hints, summarize(&diagnostics))
+        .collect()
 }
 
 /// The level solves the server started so far (the test hook's log lines).
@@ -739,11 +744,72 @@ async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning()
     // waits for it), the level is opened.
     let never_opened = json!({ "textDocument": { "uri": "file:///work/never-opened.xsb" } });
     client.request_raw("boxls/settled", never_opened).await;
-    let hard = "#########\n#.  $  .#\n#  $@$  #\n#.      #\n#########\n";
+    // Unsolvable, but no static deadlock says so: only a search finds out.
+    let hard = "#######\n#    .#\n#    $#\n#@ .$ #\n##.$ ##\n#######\n";
     open(&mut client, XSB, "sokoban", hard, 1).await;
     let (hints, diagnostics) = settled_solves(&mut client, XSB).await;
-    assert_eq!(hints, ["0:9 unknown after 1 s"]);
+    assert_eq!(hints, ["0:7 unknown after 1 s"]);
     assert_eq!(diagnostics, "", "no error or warning, no diagnostic at all");
+}
+
+#[tokio::test]
+async fn a_level_still_solving_shows_and_inserts_its_best_solution_so_far() {
+    let mut client = Client::start(Options {
+        stall_levels_with_boxes: Some(2),
+        ..Options::default()
+    });
+    // The search holds until the limit: the level is certainly still solving.
+    client.configuration = json!({ "sokoban": { "timeLimit": 3600 } });
+    client.initialize(false).await;
+    let never_opened = json!({ "textDocument": { "uri": "file:///work/never-opened.xsb" } });
+    client.request_raw("boxls/settled", never_opened).await;
+    open(&mut client, XSB, "sokoban", SOLVABLE_AND_NOT, 1).await;
+    // The solution found so far is what the server asks the client to redraw for.
+    client
+        .wait_server_requests("workspace/inlayHint/refresh", 1)
+        .await;
+    let hints = hint_labels(&mut client, XSB).await;
+    assert_eq!(hints.len(), 2, "{hints:?}");
+    let (pushes, moves) = (hints[0].split(' ').nth(1), hints[0].split(' ').nth(4));
+    assert!(
+        hints[0].starts_with("2:7 ") && hints[0].ends_with(" moves · improving…"),
+        "{hints:?}"
+    );
+    let actions = actions_at(
+        &mut client,
+        XSB,
+        SOLVABLE_AND_NOT,
+        at(3, 1),
+        &["refactor.rewrite"],
+    )
+    .await;
+    assert_eq!(actions[0].0, "Insert solution");
+    let inserted = &actions[0].1;
+    let (replayed_pushes, replayed_moves, solved) = replayed(inserted, 0);
+    assert!(solved, "{inserted}");
+    assert_eq!(
+        (pushes, moves),
+        (
+            Some(replayed_pushes.to_string().as_str()),
+            Some(replayed_moves.to_string().as_str())
+        ),
+        "the hint counts the solution inserted"
+    );
+    let lenses = lens_titles(&mut client, XSB).await;
+    assert!(
+        lenses[0].contains(" · improving… — insert solution "),
+        "{lenses:?}"
+    );
+    // Closing the document cancels the search (the test's runtime waits for it).
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": XSB } }),
+        )
+        .await;
+    client
+        .request_raw("boxls/settled", json!({ "textDocument": { "uri": XSB } }))
+        .await;
 }
 
 /// The code actions at `position` (only `kinds`), as `title → the text with its edit
@@ -1083,7 +1149,12 @@ async fn conversions_create_a_free_sibling_file_for_a_client_that_can() {
         .board
         .position()
         .expect("a level");
-    let solved = boxls::ide::solve_level(&position, std::time::Duration::from_secs(60), &never);
+    let solved = boxls::ide::solve_level(
+        &position,
+        std::time::Duration::from_secs(60),
+        &never,
+        &mut |_| {},
+    );
     match solved {
         Some(boxls::ide::LevelStatus::Solved {
             pushes: level_pushes,
