@@ -556,7 +556,7 @@ impl State {
                     self.with_open(uri, |open| {
                         open.document.record_level_progress(index, &key, status)
                     });
-                    self.ask_client_to_refresh();
+                    self.ask_client_to_refresh_hints();
                     continue;
                 }
                 () = &mut first_publish, if !published => {
@@ -685,9 +685,19 @@ impl State {
             .await;
     }
 
-    /// Asks the client to re-request what depends on solve results, from a task of
-    /// its own: nothing waits for the answers.
+    /// Asks the client to re-request what shows a running search's progress (hints and
+    /// lenses; the diagnostics and colours wait for its result).
+    pub fn ask_client_to_refresh_hints(&self) {
+        self.refresh(false);
+    }
+
+    /// Asks the client to re-request what depends on solve results.
     pub fn ask_client_to_refresh(&self) {
+        self.refresh(true);
+    }
+
+    /// The refresh requests, from a task of their own: nothing waits for the answers.
+    fn refresh(&self, everything: bool) {
         let support = self.settings().support;
         let client = self.client.clone();
         tokio::spawn(async move {
@@ -696,6 +706,9 @@ impl State {
             }
             if support.code_lens_refresh {
                 let _ = tokio::time::timeout(CLIENT_ANSWER_WAIT, client.code_lens_refresh()).await;
+            }
+            if !everything {
+                return;
             }
             if support.semantic_tokens_refresh {
                 let _ = tokio::time::timeout(CLIENT_ANSWER_WAIT, client.semantic_tokens_refresh())
