@@ -1,8 +1,8 @@
 //! The fast mode's first search: best-first on the matching bound over positions
-//! (boxes, player region normalised to its smallest cell), with PI-corral pruning.
-//! That pruning keeps some solution but may drop positions that are not lost, so only
-//! the complete search (provably lost positions pruned, nothing else) running out of
-//! positions proves the level unsolvable.
+//! (boxes, player region normalised to its smallest cell), with PI-corral pruning,
+//! goal-room macros and tunnel macros. Those keep some solution but may drop positions
+//! that are not lost, so only the complete search (provably lost positions pruned,
+//! nothing else) running out of positions proves the level unsolvable.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -12,6 +12,7 @@ use super::budget::Budget;
 use super::expand::Expander;
 use super::goalroom::{GoalRooms, Macro};
 use super::table::{Table, NONE};
+use super::tunnel::Tunnels;
 use super::zobrist::Zobrist;
 use super::{Event, Progress, Unknown};
 
@@ -101,6 +102,8 @@ fn best_first(
     let mut position = Vec::new();
     // Goal macros cut the other pushes, so they belong to the pruning pass only.
     let mut rooms = corrals.then(|| GoalRooms::new(board, boxes));
+    // Tunnel macros drop the positions inside a tunnel: the pruning pass only too.
+    let mut tunnels = corrals.then(|| Tunnels::new(board));
     while let Some(Reverse((_, _, order))) = open.pop() {
         let node = newest_first(order);
         expanded += 1;
@@ -148,8 +151,24 @@ fn best_first(
         }
         let pushes = table.pushes[node as usize] + 1;
         let base = zobrist.boxes(&position);
-        for child in &expander.children {
+        let children = std::mem::take(&mut expander.children);
+        for child in &children {
             let child_boxes = &expander.child_boxes[child.boxes..child.boxes + boxes.len()];
+            let push = (usize::from(child.push.0), usize::from(child.push.1));
+            if let Some(m) = tunnels
+                .as_mut()
+                .and_then(|t| t.extend(board, child_boxes, push))
+            {
+                *pruned = true;
+                let frontier = Frontier {
+                    table: &mut table,
+                    open: &mut open,
+                };
+                if let Some(id) = frontier.add_macro(board, &zobrist, &mut expander, node, &m) {
+                    return Greedy::Found(table.pushes_to(id));
+                }
+                continue;
+            }
             let hash = zobrist.after_push(board, base, child.push, child.region);
             if table.find(hash, child_boxes, child.region).is_some() {
                 continue;
@@ -169,6 +188,7 @@ fn best_first(
             let priority = WEIGHT * u64::from(child.bound) + u64::from(pushes);
             open.push(Reverse((priority, child.bound, newest_first(id))));
         }
+        expander.children = children;
     }
     Greedy::Exhausted
 }

@@ -4,9 +4,10 @@
 //! Pure and synchronous: a puzzle in, an [`Outcome`] out; time and memory limits and a
 //! cancellation flag bound the work. One box and one goal go to the `.box` solver.
 //! The parts: `board` (fixed context: floor, dead squares, push distances),
-//! `matching` (lower bound), `freeze` (deadlocks), `goalroom` (goal macros), `reach`
-//! (player walks), `expand` (successors), `table` + `zobrist` (transposition table),
-//! `greedy` (fast search), `astar` (exact search), `path` (LURD), `replay`.
+//! `matching` (lower bound), `freeze` (deadlocks), `goalroom` (goal macros), `tunnel`
+//! (tunnel macros), `reach` (player walks), `expand` (successors), `table` + `zobrist`
+//! (transposition table), `greedy` (fast search), `astar` (exact search), `path`
+//! (LURD), `replay`.
 
 mod astar;
 mod board;
@@ -21,6 +22,7 @@ mod reach;
 mod replay;
 mod single;
 mod table;
+mod tunnel;
 mod zobrist;
 
 pub use replay::replay;
