@@ -49,6 +49,9 @@ const MIN_PIECE_CSS = 14;
 /** The difficulty layer's tint for the fewest pushes (the most get the full colour). */
 const HEAT_LEAST = 0.3;
 
+/** Rows painted between two points where the page may let VS Code run (`openBoard`). */
+const SLICE_ROWS = 128;
+
 const ROCK = 0;
 const FLOOR = 1;
 const DEAD = 2;
@@ -77,21 +80,34 @@ export class BoardPainter {
   private hatch: CanvasPattern | null = null;
   /** The image halved again and again (index 0 is the image itself). */
   private levels: Level[] = [];
+  /** A board is open and painted: it can be drawn and changed. */
+  private ready = false;
 
   constructor(canvas: HTMLCanvasElement) {
     this.ctx = canvas.getContext('2d', { alpha: false }) as CanvasRenderingContext2D;
     this.imageCtx = this.image.getContext('2d', { willReadFrequently: false }) as CanvasRenderingContext2D;
   }
 
-  /** A new maze: its cells (character codes, row by row) and dead squares, no trail yet. */
-  setBoard(rows: number, cols: number, cells: Uint16Array, dead: [number, number][]): void {
+  /**
+   * A new maze: its cells (character codes, row by row) and dead squares, no trail yet —
+   * in steps. A million-cell board takes a few hundred milliseconds to paint, and the
+   * page shares its thread with VS Code's window: the caller may let the page run at
+   * each `yield` (see `runSliced`). Nothing is drawn until the last step is done.
+   */
+  *openBoard(rows: number, cols: number, cells: Uint16Array, dead: [number, number][]): Generator<void, void, void> {
+    this.ready = false;
     this.rows = rows;
     this.cols = cols;
     this.shades = null;
     this.kinds = new Uint8Array(rows * cols);
-    for (let i = 0; i < rows * cols; i++) {
-      const ch = cells[i];
-      this.kinds[i] = ch === 35 /* # */ ? ROCK : ch === 32 /* space */ ? VOID : FLOOR;
+    for (let r = 0; r < rows; r++) {
+      for (let i = r * cols; i < (r + 1) * cols; i++) {
+        const ch = cells[i];
+        this.kinds[i] = ch === 35 /* # */ ? ROCK : ch === 32 /* space */ ? VOID : FLOOR;
+      }
+      if (r % SLICE_ROWS === SLICE_ROWS - 1) {
+        yield;
+      }
     }
     for (const [r, c] of dead) {
       this.kinds[r * cols + c] = DEAD;
@@ -112,7 +128,9 @@ export class BoardPainter {
       const pixels = ctx.createImageData(w, h);
       this.levels.push({ width: w, height: h, canvas, ctx, pixels, words: new Uint32Array(pixels.data.buffer) });
     }
-    this.paintImage();
+    yield;
+    yield* this.paintSteps();
+    this.ready = true;
   }
 
   /** New theme colours: the image is repainted in them. */
@@ -130,16 +148,14 @@ export class BoardPainter {
     this.floorRgb = rgb(this.colours.floor);
     this.heatRgb = rgb(word(palette.heat, under));
     this.hatch = hatchPattern(palette);
-    if (this.pixels) {
-      this.paintImage();
-    }
+    this.paintImage();
   }
 
   /** The cell joins (or leaves) the box's trail: one pixel of the image changes. */
   setTrail(cell: number, on: boolean): void {
     this.trail[cell] = on ? 1 : 0;
     this.words[cell] = this.cellWord(cell);
-    if (this.pixels) {
+    if (this.ready && this.pixels) {
       let x = cell % this.cols;
       let y = Math.floor(cell / this.cols);
       this.imageCtx.putImageData(this.pixels, 0, 0, x, y, 1, 1);
@@ -174,7 +190,7 @@ export class BoardPainter {
   draw(view: View, size: Size, pieces: Pieces, dpr: number): void {
     const ctx = this.ctx;
     const p = this.palette;
-    if (!p || !this.pixels) {
+    if (!p || !this.ready) {
       return;
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -301,23 +317,40 @@ export class BoardPainter {
     outline(Math.max(1, size / 16));
   }
 
+  /** Repaints the whole image at once (a new palette, layer or trail). */
   private paintImage(): void {
-    if (!this.pixels) {
+    if (!this.ready) {
       return;
     }
-    const n = this.rows * this.cols;
-    for (let i = 0; i < n; i++) {
-      this.words[i] = this.cellWord(i);
+    for (const _ of this.paintSteps()) {
+      // all at once
     }
-    this.imageCtx.putImageData(this.pixels, 0, 0);
+  }
+
+  /** The image and its reduced copies painted from the cells, a slice at a time. */
+  private *paintSteps(): Generator<void, void, void> {
+    for (let r = 0; r < this.rows; r++) {
+      for (let i = r * this.cols; i < (r + 1) * this.cols; i++) {
+        this.words[i] = this.cellWord(i);
+      }
+      if (r % SLICE_ROWS === SLICE_ROWS - 1) {
+        yield;
+      }
+    }
+    this.imageCtx.putImageData(this.levels[0].pixels, 0, 0);
+    yield;
     for (let k = 1; k < this.levels.length; k++) {
       const level = this.levels[k];
       for (let y = 0; y < level.height; y++) {
         for (let x = 0; x < level.width; x++) {
           reduce(this.levels[k - 1], level, x, y);
         }
+        if (y % SLICE_ROWS === SLICE_ROWS - 1) {
+          yield;
+        }
       }
       level.ctx.putImageData(level.pixels, 0, 0);
+      yield;
     }
   }
 

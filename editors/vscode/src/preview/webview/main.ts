@@ -51,6 +51,9 @@ type Incoming = ReplayMessage | KeepMessage | TextMessage | DifficultyMessage;
 declare function acquireVsCodeApi(): { postMessage(msg: unknown): void };
 const vscodeApi = acquireVsCodeApi();
 
+/** The longest the page works on a new board before it lets VS Code's window run. */
+const SLICE_MS = 30;
+
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const titleEl = byId<HTMLHeadingElement>('title');
 const statusEl = byId<HTMLParagraphElement>('status');
@@ -94,6 +97,11 @@ const noMoves: Track = {
 /** The preview's state, in one place: what is shown, how, and what the user set. */
 interface PreviewState {
   lastSeq: number;
+  /** Counts the boards opened (`showReplay`): a board still being painted is abandoned
+   * once a later message comes. */
+  opening: number;
+  /** The board being painted, not yet shown. */
+  painting: Replay | null;
   replay: Replay | null;
   moves: Track;
   boxes: Boxes;
@@ -129,6 +137,8 @@ interface PreviewState {
 
 const ui: PreviewState = {
   lastSeq: -1,
+  opening: 0,
+  painting: null,
   replay: null,
   moves: noMoves,
   boxes: new Boxes(noMoves),
@@ -182,6 +192,8 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
 
 function showMessage(text: string, kind: TextMessage['kind'], status = ''): void {
   pause();
+  ui.opening++;
+  ui.painting = null;
   ui.difficulty = null;
   showLayer();
   statusEl.dataset.status = status;
@@ -200,13 +212,48 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
     ui.replay = next;
     return;
   }
+  if (sameReplay(ui.painting, next)) {
+    return; // already being painted
+  }
   const played = track(next);
   if (typeof played === 'string') {
     showMessage(`The server's replay does not play: ${played}.`, 'error');
     return;
   }
   pause();
+  // Nothing is drawn while the new board is painted; a later message supersedes it.
+  ui.replay = null;
+  ui.painting = next;
+  ui.difficulty = null;
+  const opening = ++ui.opening;
+  const steps = painter.openBoard(next.rows, next.cols, played.board, next.dead);
+  void runSliced(steps, () => opening === ui.opening).then((painted) => {
+    if (painted) {
+      boardPainted(next, played, answeredAt);
+    }
+  });
+}
+
+/** Runs `steps`, letting the page run (and VS Code's window, which shares its thread)
+ * every `SLICE_MS` or so; false if `current()` turns false meanwhile. */
+async function runSliced(steps: Iterator<void>, current: () => boolean): Promise<boolean> {
+  let start = performance.now();
+  while (!steps.next().done) {
+    if (performance.now() - start > SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (!current()) {
+        return false;
+      }
+      start = performance.now();
+    }
+  }
+  return current();
+}
+
+/** The new board is painted: its pieces, trail, controls and view, then its first frame. */
+function boardPainted(next: Replay, played: Track, answeredAt: number | undefined): void {
   ui.replay = next;
+  ui.painting = null;
   ui.moves = played;
   ui.boxes = new Boxes(played);
   ui.trail = new Trail(next.rows * next.cols, played);
@@ -235,8 +282,7 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   followButton.setAttribute('aria-label', many ? 'Follow the player' : 'Follow the box');
   canvas.dataset.rows = String(next.rows);
   canvas.dataset.cols = String(next.cols);
-  painter.setBoard(next.rows, next.cols, played.board, next.dead);
-  ui.difficulty = null;
+  // A map that came while the board was painted is this board's (`takeDifficulty`).
   showLayer();
   for (const cell of played.start) {
     painter.setTrail(cell, true);
@@ -384,15 +430,19 @@ function draw(): void {
 
 /** Keeps a map the extension sent if it is the board's (same maze, version and size). */
 function takeDifficulty(map: DifficultyMap): void {
+  // While a board is painted its map is kept for `boardPainted` to show.
+  const board = ui.replay ?? ui.painting;
   const fits =
-    !!ui.replay &&
-    map.rows === ui.replay.rows &&
-    map.cols === ui.replay.cols &&
-    (ui.replay.maze === undefined || ui.replay.maze === map.maze) &&
-    (ui.replay.version === undefined || ui.replay.version === map.version);
+    !!board &&
+    map.rows === board.rows &&
+    map.cols === board.cols &&
+    (board.maze === undefined || board.maze === map.maze) &&
+    (board.version === undefined || board.version === map.version);
   if (fits && ui.layer) {
     ui.difficulty = map;
-    showLayer();
+    if (ui.replay) {
+      showLayer();
+    }
   }
 }
 
