@@ -188,19 +188,20 @@ export function track(r: Replay): Track | string {
   }
   const rock = (cell: number) => cell < 0 || cell >= count || board[cell] === 35 /* # */ || board[cell] === 32 /* space */;
   const cellOf = ([row, col]: Cell) => row * r.cols + col;
-  const occupied = new Int32Array(count).fill(-1);
+  // The boxes' cells only (not one slot per cell: a board may have millions).
+  const occupied = new Map<number, number>();
   const start = new Int32Array(r.boxes.length);
   for (let i = 0; i < r.boxes.length; i++) {
     const cell = cellOf(r.boxes[i]);
-    if (rock(cell) || occupied[cell] >= 0) {
+    if (rock(cell) || occupied.has(cell)) {
       return `box ${i + 1} must start on a free cell of its own`;
     }
-    occupied[cell] = i;
+    occupied.set(cell, i);
     start[i] = cell;
   }
   const player = new Int32Array(n + 1);
   player[0] = cellOf(r.player);
-  if (rock(player[0]) || occupied[player[0]] >= 0) {
+  if (rock(player[0]) || occupied.has(player[0])) {
     return 'the player must start on a free cell without a box';
   }
   const p = r.pushed.length;
@@ -221,11 +222,11 @@ export function track(r: Replay): Track | string {
       if (i >= r.boxes.length) {
         return `push ${next + 1} moves box ${i + 1} of ${r.boxes.length}`;
       }
-      if (cell >= count || rock(cell) || occupied[cell] >= 0) {
+      if (cell >= count || rock(cell) || occupied.has(cell)) {
         return `push ${next + 1} (move ${k + 1}) puts box ${i + 1} off the free cells or onto another box`;
       }
-      occupied[at[i]] = -1;
-      occupied[cell] = i;
+      occupied.delete(at[i]);
+      occupied.set(cell, i);
       moveOf[next] = k;
       box[next] = i;
       from[next] = at[i];
@@ -235,7 +236,7 @@ export function track(r: Replay): Track | string {
       next++;
     }
     const cell = r.steps[k];
-    if (rock(cell) || occupied[cell] >= 0) {
+    if (rock(cell) || occupied.has(cell)) {
       return `move ${k + 1} puts the player off the free cells or onto a box`;
     }
     player[k + 1] = cell;

@@ -26,7 +26,7 @@ STATE_JS = """() => {
     summary: document.getElementById('position').textContent,
     frame: num('frame'), player: cell('player'), box: cell('box'),
     cell: num('cell'), x: num('x'), y: num('y'), width: num('width'), height: num('height'),
-    rows: num('rows'), cols: num('cols'), dpr: num('dpr'), drawnAt: num('drawnAt'), openMs: num('openMs'), receivedMs: num('receivedMs'),
+    rows: num('rows'), cols: num('cols'), dpr: num('dpr'), drawnAt: num('drawnAt'), openMs: num('openMs'), receivedMs: num('receivedMs'), work: d.work || '',
   };
 }"""
 

@@ -20,13 +20,15 @@ import preview_canvas
 from workbench import TIMEOUT, Failure, Workbench, arguments, fresh_folder, run
 
 # In the workbench page: every requestAnimationFrame gap and every long task, so the
-# longest stall of VS Code's own main thread can be read while the preview plays.
+# longest stall of VS Code's own main thread can be read while the preview plays. A long
+# task's `name` says whose it was: `self` (the workbench's own), `same-origin-descendant`
+# or `cross-origin-descendant` (a frame inside, such as the preview's), ...
 WATCH_MAIN_JS = """() => {
   const w = (window.__boxlsWatch = { gaps: [], long: [], on: true, last: performance.now() });
   const tick = (t) => { if (!w.on) return; w.gaps.push(t - w.last); w.last = t; requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
   try {
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.long.push(e.duration); })
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.long.push([e.duration, e.name]); })
       .observe({ type: 'longtask', buffered: false });
   } catch (e) {}
 }"""
@@ -108,6 +110,14 @@ class Report:
         print(f"preview-perf: {size} {what}: {value}", flush=True)
 
 
+def long_tasks(tasks: list) -> str:
+    """The long tasks seen, longest first, each with whose it was (at most four)."""
+    if not tasks:
+        return ", no long task"
+    shown = ", ".join(f"{d:.0f} ms {name}" for d, name in sorted(tasks, reverse=True)[:4])
+    return f", long tasks {shown}"
+
+
 def wait_painted(wb: Workbench, frame, what: str, pred, timeout: float = TIMEOUT):
     return wb.wait_for(what, lambda: (s := preview_canvas.state(frame)) and pred(s) and s, timeout)
 
@@ -148,9 +158,9 @@ def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report):
     s = wait_painted(wb, frame, f"the {n}×{n} board drawn", lambda s: s["rows"] == n and s["counter"] == start and s["drawnAt"], 300)
     report.add(f"{n}×{n}", "command → board drawn", f"{s['drawnAt'] - t0:.0f} ms")
     report.add(f"{n}×{n}", "server's answer → board drawn", f"{s['openMs']:.0f} ms (of which to the page {s['receivedMs']:.0f} ms)")
+    report.add(f"{n}×{n}", "the page's work", s["work"])
     main = wb.page.evaluate(STOP_MAIN_JS)
-    long = f", long tasks up to {max(main['long']):.0f} ms" if main["long"] else ", no long task"
-    report.add(f"{n}×{n}", "VS Code's window while the board opens", f"longest frame gap {max(main['gaps'][1:], default=0):.0f} ms{long}")
+    report.add(f"{n}×{n}", "VS Code's window while the board opens", f"longest frame gap {max(main['gaps'][1:], default=0):.0f} ms{long_tasks(main['long'])}")
     return frame, s
 
 
@@ -265,8 +275,7 @@ def run_size(wb: Workbench, workspace: Path, boxls: str, n: int, report: Report)
     wb.shot(f"perf-{n}-playing")
     speed = frame.locator("#speed").input_value()
     report.add(size, "while playing", f"{play['frames'] / play['seconds']:.0f} frames/s, {play['moves']} moves shown in {play['seconds']:.1f} s at {speed} moves/s, longest frame gap {max(play['gaps'][1:]):.0f} ms")
-    long = f", long tasks up to {max(main['long']):.0f} ms" if main["long"] else ", no long task"
-    report.add(size, "VS Code's window while playing", f"longest frame gap {max(main['gaps'][1:]):.0f} ms{long}")
+    report.add(size, "VS Code's window while playing", f"longest frame gap {max(main['gaps'][1:]):.0f} ms{long_tasks(main['long'])}")
     typed = type_in_notes(wb, "typed while playing")
     s = preview_canvas.state(frame)
     if s["frame"] <= before + 10 or s["playing"] != "true":

@@ -102,6 +102,8 @@ interface PreviewState {
   opening: number;
   /** The board being painted, not yet shown. */
   painting: Replay | null;
+  /** The last board's opening, in milliseconds of the page's work (for the tests). */
+  work: { track: number; slices: number; longest: number; shown: number };
   replay: Replay | null;
   moves: Track;
   boxes: Boxes;
@@ -139,6 +141,7 @@ const ui: PreviewState = {
   lastSeq: -1,
   opening: 0,
   painting: null,
+  work: { track: 0, slices: 0, longest: 0, shown: 0 },
   replay: null,
   moves: noMoves,
   boxes: new Boxes(noMoves),
@@ -215,11 +218,13 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   if (sameReplay(ui.painting, next)) {
     return; // already being painted
   }
+  const began = performance.now();
   const played = track(next);
   if (typeof played === 'string') {
     showMessage(`The server's replay does not play: ${played}.`, 'error');
     return;
   }
+  ui.work = { track: performance.now() - began, slices: 0, longest: 0, shown: 0 };
   pause();
   // Nothing is drawn while the new board is painted; a later message supersedes it.
   ui.replay = null;
@@ -238,8 +243,14 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
  * every `SLICE_MS` or so; false if `current()` turns false meanwhile. */
 async function runSliced(steps: Iterator<void>, current: () => boolean): Promise<boolean> {
   let start = performance.now();
+  const sliced = () => {
+    const took = performance.now() - start;
+    ui.work.slices++;
+    ui.work.longest = Math.max(ui.work.longest, took);
+  };
   while (!steps.next().done) {
     if (performance.now() - start > SLICE_MS) {
+      sliced();
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (!current()) {
         return false;
@@ -247,11 +258,13 @@ async function runSliced(steps: Iterator<void>, current: () => boolean): Promise
       start = performance.now();
     }
   }
+  sliced();
   return current();
 }
 
 /** The new board is painted: its pieces, trail, controls and view, then its first frame. */
 function boardPainted(next: Replay, played: Track, answeredAt: number | undefined): void {
+  const began = performance.now();
   ui.replay = next;
   ui.painting = null;
   ui.moves = played;
@@ -291,6 +304,7 @@ function boardPainted(next: Replay, played: Track, answeredAt: number | undefine
   refit();
   ui.drawnAt = answeredAt ?? -1;
   showFrame(0);
+  ui.work.shown = performance.now() - began;
 }
 
 /** Moves to frame k: the trail gains or loses the cells between, the controls follow. */
@@ -388,6 +402,7 @@ function draw(): void {
   if (!ui.replay) {
     return;
   }
+  const drawBegan = performance.now();
   const between = (a: number, b: number): [number, number] => {
     const [ar, ac] = rc(a);
     const [br, bc] = rc(b);
@@ -419,7 +434,10 @@ function draw(): void {
   d.height = String(ui.size.height);
   d.dpr = String(ui.dpr);
   if (ui.drawnAt !== 0) {
-    // The first paint of a new board: how long after the server's answer it came.
+    // The first paint of a new board: how long after the server's answer it came, and
+    // the page's longest pieces of work on the way (the tests report them).
+    const w = ui.work;
+    d.work = `decode ${w.track.toFixed(0)} ms, paint ${w.slices} slices ≤ ${w.longest.toFixed(0)} ms, show ${w.shown.toFixed(0)} ms, first draw ${(performance.now() - drawBegan).toFixed(0)} ms`;
     d.drawnAt = String(Date.now());
     d.openMs = ui.drawnAt > 0 ? String(Date.now() - ui.drawnAt) : '';
     ui.drawnAt = 0;
