@@ -154,3 +154,37 @@ fn flood(open: &[bool], from: usize, offsets: &[isize; 4]) -> Vec<bool> {
     }
     seen
 }
+
+#[cfg(test)]
+pub mod testing {
+    use crate::sokoban::Puzzle;
+
+    /// A puzzle from rows of `#` wall, `$` box, `.` goal, `*` box on goal, `@` player
+    /// and spaces.
+    pub fn puzzle(rows: &[&str]) -> Puzzle {
+        let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+        let height = rows.len();
+        let mut p = Puzzle {
+            width,
+            height,
+            walls: vec![false; width * height],
+            goals: vec![false; width * height],
+            boxes: Vec::new(),
+            player: 0,
+        };
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                let cell = r * width + c;
+                p.walls[cell] = ch == '#';
+                p.goals[cell] = ch == '.' || ch == '*';
+                if ch == '$' || ch == '*' {
+                    p.boxes.push(cell);
+                }
+                if ch == '@' {
+                    p.player = cell;
+                }
+            }
+        }
+        p
+    }
+}

@@ -9,6 +9,7 @@ use std::collections::BinaryHeap;
 
 use super::board::Board;
 use super::budget::Budget;
+use super::corral::Corrals;
 use super::expand::Expander;
 use super::goalroom::{GoalRooms, Macro};
 use super::table::{Table, NONE};
@@ -104,6 +105,8 @@ fn best_first(
     let mut rooms = corrals.then(|| GoalRooms::new(board, boxes));
     // Tunnel macros drop the positions inside a tunnel: the pruning pass only too.
     let mut tunnels = corrals.then(|| Tunnels::new(board));
+    // Corral deadlocks are sound but their visited sets keep hashes only: pruning too.
+    let mut deadlocks = corrals.then(|| Corrals::new(board));
     while let Some(Reverse((_, _, order))) = open.pop() {
         let node = newest_first(order);
         expanded += 1;
@@ -122,6 +125,17 @@ fn best_first(
         } else {
             usize::from(table.player[node as usize])
         };
+        if node != root {
+            let (from, dir) = table.push[node as usize];
+            let pushed = board.step(usize::from(from), usize::from(dir));
+            if deadlocks
+                .as_mut()
+                .is_some_and(|d| d.lost(board, &position, at, pushed))
+            {
+                *pruned = true;
+                continue;
+            }
+        }
         let macros = rooms
             .as_mut()
             .map(|rooms| rooms.macros(board, &position, at))

@@ -12,6 +12,7 @@
 mod astar;
 mod board;
 mod budget;
+mod corral;
 mod expand;
 mod freeze;
 mod goalroom;

@@ -88,35 +88,7 @@ fn in_tunnel(board: &Board, cell: usize, dir: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sokoban::Puzzle;
-
-    /// A puzzle from rows of `#`, `$`, `.`, `@`, `*` and spaces.
-    fn puzzle(rows: &[&str]) -> Puzzle {
-        let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-        let height = rows.len();
-        let mut p = Puzzle {
-            width,
-            height,
-            walls: vec![false; width * height],
-            goals: vec![false; width * height],
-            boxes: Vec::new(),
-            player: 0,
-        };
-        for (r, row) in rows.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                let cell = r * width + c;
-                p.walls[cell] = ch == '#';
-                p.goals[cell] = ch == '.' || ch == '*';
-                if ch == '$' || ch == '*' {
-                    p.boxes.push(cell);
-                }
-                if ch == '@' {
-                    p.player = cell;
-                }
-            }
-        }
-        p
-    }
+    use crate::sokoban::board::testing::puzzle;
 
     /// The tunnel macro of pushing the first box right, if any: the pushes' box cells
     /// and where the box ends.

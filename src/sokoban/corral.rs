@@ -1,0 +1,308 @@
+//! Corral deadlocks for the fast search: a bounded sub-search on the boxes around an
+//! area the player cannot reach, every other box taken off the board.
+//!
+//! A corral is a connected area of empty floor the player cannot reach; its barrier,
+//! the boxes next to it. Taking the other boxes away only frees the player and the
+//! barrier boxes, so any solution of the level, its pushes of the barrier boxes kept,
+//! is play of the smaller problem that ends with those boxes on goals. When the
+//! sub-search runs out of positions before the player gets into the area or the
+//! barrier boxes are all on goals, the position is lost. Its positions are pruned only
+//! as the full search's are (dead squares, freeze deadlocks, the matching bound of the
+//! barrier boxes), so the test is sound, but its visited set keeps hashes only; the
+//! caller counts it as pruning all the same. Only the corrals next to the box just
+//! pushed are tested (the others were the parent's), each once: results are cached by
+//! the barrier, the player's region and the area.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::board::Board;
+use super::freeze::{frozen_off_goal, BOX, EMPTY};
+use super::matching::Matcher;
+use super::reach::Reach;
+use super::zobrist::Zobrist;
+
+/// Positions a sub-search may expand before it gives up (the corral may be fine).
+const SUB_POSITIONS: usize = 400;
+
+/// Barriers of more boxes are not tested: their sub-searches rarely finish.
+const MAX_BARRIER: usize = 10;
+
+/// Cached answers before the cache is emptied (a bound on its memory).
+const MAX_CACHED: usize = 1 << 20;
+
+pub struct Corrals {
+    occupancy: Vec<u8>,
+    reach: Reach,
+    /// Per cell: the stamp of the area it was last flooded into.
+    area: Vec<u32>,
+    generation: u32,
+    cells: Vec<usize>,
+    barrier: Vec<u16>,
+    matcher: Matcher,
+    zobrist: Zobrist,
+    /// Per sub-problem key: whether it was proved lost.
+    cache: HashMap<u64, bool, Keys>,
+    seen: HashSet<u64, Keys>,
+    /// Sub-search positions to expand: the boxes, then the player's cell.
+    stack: Vec<u16>,
+    boxes: Vec<u16>,
+}
+
+/// The keys are Zobrist hashes already: used as they are.
+type Keys = BuildHasherDefault<KeyHasher>;
+
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+impl Corrals {
+    pub fn new(board: &Board) -> Corrals {
+        Corrals {
+            occupancy: vec![EMPTY; board.len()],
+            reach: Reach::new(board.len()),
+            area: vec![0; board.len()],
+            generation: 0,
+            cells: Vec::new(),
+            barrier: Vec::new(),
+            matcher: Matcher::new(),
+            zobrist: Zobrist::new(board.len()),
+            cache: HashMap::default(),
+            seen: HashSet::default(),
+            stack: Vec::new(),
+            boxes: Vec::new(),
+        }
+    }
+
+    /// Whether a corral next to the box at `pushed` makes the position (`boxes`, the
+    /// player at `player`) lost.
+    pub fn lost(&mut self, board: &Board, boxes: &[u16], player: usize, pushed: usize) -> bool {
+        if self.generation > u32::MAX - 8 {
+            self.area.iter_mut().for_each(|s| *s = 0);
+            self.generation = 0;
+        }
+        // Every area flooded in this call has a stamp above `base`.
+        let base = self.generation;
+        self.place(boxes, BOX);
+        self.reach.explore(board, &self.occupancy, player);
+        let mut lost = false;
+        for dir in 0..4 {
+            let start = board.step(pushed, dir);
+            let fresh = board.floor[start]
+                && self.occupancy[start] == EMPTY
+                && !self.reach.reached(start)
+                && self.area[start] <= base;
+            if fresh && self.flood(board, start) {
+                lost = self.corral_lost(board, boxes, player);
+                if lost {
+                    break;
+                }
+                // The sub-search used the scratch: the position's boxes back in place.
+                self.place(boxes, BOX);
+                self.reach.explore(board, &self.occupancy, player);
+            }
+        }
+        self.place(boxes, EMPTY);
+        lost
+    }
+
+    fn place(&mut self, boxes: &[u16], value: u8) {
+        for &b in boxes {
+            self.occupancy[usize::from(b)] = value;
+        }
+    }
+
+    /// Floods the unreached area at `start` under a fresh stamp (cells in `cells`, the
+    /// boxes next to it in `barrier`); whether it is worth a sub-search: some barrier box
+    /// off its goal (else the sub-problem is solved as it stands), and a barrier small
+    /// enough.
+    fn flood(&mut self, board: &Board, start: usize) -> bool {
+        self.generation += 1;
+        let generation = self.generation;
+        self.cells.clear();
+        self.barrier.clear();
+        self.cells.push(start);
+        self.area[start] = generation;
+        let mut head = 0;
+        while head < self.cells.len() {
+            let cell = self.cells[head];
+            head += 1;
+            for d in 0..4 {
+                let to = board.step(cell, d);
+                if !board.floor[to] {
+                    continue;
+                }
+                if self.occupancy[to] != EMPTY {
+                    if !self.barrier.contains(&(to as u16)) {
+                        self.barrier.push(to as u16);
+                    }
+                } else if self.area[to] != generation {
+                    self.area[to] = generation;
+                    self.cells.push(to);
+                }
+            }
+        }
+        self.barrier.sort_unstable();
+        let busy = self.barrier.iter().any(|&b| !board.goal[usize::from(b)]);
+        busy && self.barrier.len() <= MAX_BARRIER
+    }
+
+    /// The sub-search on the barrier alone, cached; occupancy and reach are left
+    /// describing the barrier alone.
+    fn corral_lost(&mut self, board: &Board, boxes: &[u16], player: usize) -> bool {
+        self.place(boxes, EMPTY);
+        let barrier = std::mem::take(&mut self.barrier);
+        self.place(&barrier, BOX);
+        let region = self.reach.explore(board, &self.occupancy, player);
+        let key = self.zobrist.boxes(&barrier)
+            ^ self.zobrist.player_at(region)
+            ^ self.zobrist.player_at(self.cells[0]).rotate_left(1);
+        let lost = match self.cache.get(&key) {
+            Some(&lost) => lost,
+            None => {
+                self.place(&barrier, EMPTY);
+                let lost = self.exhausted(board, &barrier, player);
+                if self.cache.len() >= MAX_CACHED {
+                    self.cache.clear();
+                }
+                self.cache.insert(key, lost);
+                lost
+            }
+        };
+        self.place(&barrier, EMPTY);
+        self.barrier = barrier;
+        lost
+    }
+
+    /// Depth-first over the barrier's pushes from (`barrier`, `player`), no other box
+    /// on the board: whether every position was seen without the player entering the
+    /// area (`cells`) or every barrier box on a goal, within the cap.
+    fn exhausted(&mut self, board: &Board, barrier: &[u16], player: usize) -> bool {
+        let n = barrier.len();
+        self.seen.clear();
+        self.stack.clear();
+        self.stack.extend_from_slice(barrier);
+        self.stack.push(player as u16);
+        let mut expanded = 0;
+        while self.stack.len() > n {
+            let at = self.stack.len() - n - 1;
+            self.boxes.clear();
+            self.boxes.extend_from_slice(&self.stack[at..at + n]);
+            let player = usize::from(self.stack[at + n]);
+            self.stack.truncate(at);
+            if self.boxes.iter().all(|&b| board.goal[usize::from(b)]) {
+                return false;
+            }
+            let boxes = std::mem::take(&mut self.boxes);
+            let open = self.expand(board, &boxes, player, &mut expanded);
+            self.boxes = boxes;
+            if open {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Pushes the children of one sub-search position onto the stack; true when the
+    /// position answers the question (the area entered, or the cap reached).
+    fn expand(
+        &mut self,
+        board: &Board,
+        boxes: &[u16],
+        player: usize,
+        expanded: &mut usize,
+    ) -> bool {
+        self.place(boxes, BOX);
+        let region = self.reach.explore(board, &self.occupancy, player);
+        let key = self.zobrist.boxes(boxes) ^ self.zobrist.player_at(region);
+        let entered = self.cells.iter().any(|&c| self.reach.reached(c));
+        let done = if entered || *expanded >= SUB_POSITIONS {
+            true
+        } else if !self.seen.insert(key) {
+            false
+        } else {
+            *expanded += 1;
+            self.push_children(board, boxes);
+            false
+        };
+        self.place(boxes, EMPTY);
+        done
+    }
+
+    /// Every legal, not provably lost push of the sub-problem, onto the stack.
+    fn push_children(&mut self, board: &Board, boxes: &[u16]) {
+        for (index, &b) in boxes.iter().enumerate() {
+            let from = usize::from(b);
+            for dir in 0..4 {
+                let side = board.step(from, dir ^ 1);
+                let to = board.step(from, dir);
+                if !self.reach.reached(side)
+                    || !board.floor[to]
+                    || self.occupancy[to] != EMPTY
+                    || !board.live[to]
+                {
+                    continue;
+                }
+                self.occupancy[from] = EMPTY;
+                self.occupancy[to] = BOX;
+                let frozen = frozen_off_goal(board, &mut self.occupancy, to);
+                self.occupancy[to] = EMPTY;
+                self.occupancy[from] = BOX;
+                if frozen {
+                    continue;
+                }
+                let start = self.stack.len();
+                self.stack.extend_from_slice(boxes);
+                self.stack[start + index] = to as u16;
+                self.stack[start..].sort_unstable();
+                if self.matcher.bound(board, &self.stack[start..]).is_none() {
+                    self.stack.truncate(start);
+                    continue;
+                }
+                self.stack.push(from as u16);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::board::testing::puzzle;
+
+    /// Whether the corral next to the first box is lost, the player where the rows say.
+    fn lost(rows: &[&str]) -> bool {
+        let (board, start) = Board::new(&puzzle(rows));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        Corrals::new(&board).lost(&board, &boxes, start.player, start.boxes[0])
+    }
+
+    #[test]
+    fn a_box_the_player_can_never_get_behind_is_lost() {
+        // Pushed right once it still blocks the area; twice it is in a corner.
+        let rows = ["########", "#.@ $  #", "#.  ####", "########"];
+        assert!(lost(&rows));
+    }
+
+    #[test]
+    fn a_corral_the_player_can_enter_is_not_lost() {
+        // Pushed right twice, the box lets the player into the area.
+        let rows = ["#########", "#.@ $   #", "#.  ### #", "#########"];
+        assert!(!lost(&rows));
+    }
+}
