@@ -251,7 +251,7 @@ async function runSliced(steps: Iterator<void>, current: () => boolean): Promise
   while (!steps.next().done) {
     if (performance.now() - start > SLICE_MS) {
       sliced();
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await yieldToPage();
       if (!current()) {
         return false;
       }
@@ -260,6 +260,20 @@ async function runSliced(steps: Iterator<void>, current: () => boolean): Promise
   }
   sliced();
   return current();
+}
+
+/** Lets the page's other tasks (and VS Code's window) run. A message on a channel, not a
+ * timer: the webview's frame is hidden while it loads, and Chromium throttles a hidden
+ * frame's timers to about one a second. */
+function yieldToPage(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 /** The new board is painted: its pieces, trail, controls and view, then its first frame. */
