@@ -732,18 +732,24 @@ async fn an_edit_re_solves_only_the_level_it_changed() {
         .assert_eq(&diagnostics);
 }
 
-#[tokio::test]
-async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning() {
+/// A client whose server stalls the solves of levels with `boxes` boxes until the
+/// time limit (`seconds`), once that limit is in force.
+async fn stalling_client(boxes: usize, seconds: u64) -> Client {
     let mut client = Client::start(Options {
-        stall_levels_with_boxes: Some(3),
+        stall_levels_with_boxes: Some(boxes),
         ..Options::default()
     });
-    client.configuration = json!({ "sokoban": { "timeLimit": 1 } });
+    client.configuration = json!({ "sokoban": { "timeLimit": seconds } });
     client.initialize(false).await;
-    // Once the pulled configuration is in force (asking about a document never opened
-    // waits for it), the level is opened.
+    // Asking about a document never opened waits for the pulled configuration.
     let never_opened = json!({ "textDocument": { "uri": "file:///work/never-opened.xsb" } });
     client.request_raw("boxls/settled", never_opened).await;
+    client
+}
+
+#[tokio::test]
+async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning() {
+    let mut client = stalling_client(3, 1).await;
     // Unsolvable, but no static deadlock says so: only a search finds out.
     let hard = "#######\n#    .#\n#    $#\n#@ .$ #\n##.$ ##\n#######\n";
     open(&mut client, XSB, "sokoban", hard, 1).await;
@@ -754,15 +760,8 @@ async fn a_level_the_solver_cannot_settle_in_time_is_information_not_a_warning()
 
 #[tokio::test]
 async fn a_level_still_solving_shows_and_inserts_its_best_solution_so_far() {
-    let mut client = Client::start(Options {
-        stall_levels_with_boxes: Some(2),
-        ..Options::default()
-    });
     // The search holds until the limit: the level is certainly still solving.
-    client.configuration = json!({ "sokoban": { "timeLimit": 3600 } });
-    client.initialize(false).await;
-    let never_opened = json!({ "textDocument": { "uri": "file:///work/never-opened.xsb" } });
-    client.request_raw("boxls/settled", never_opened).await;
+    let mut client = stalling_client(2, 3600).await;
     open(&mut client, XSB, "sokoban", SOLVABLE_AND_NOT, 1).await;
     // The solution found so far is what the server asks the client to redraw for.
     client
