@@ -424,8 +424,8 @@ impl Backend {
         };
         let version = view.version;
         tokio::select! {
-            _ = self.state().solve_of(uri, index - 1, &key) => Ok(Some(version)),
-            () = self.state().moved_on(uri, version) => {
+            _ = self.state().background().solve_of(uri, index - 1, &key) => Ok(Some(version)),
+            () = self.state().documents().moved_on(uri, version) => {
                 Err(content_modified(format!("{} has changed", uri.as_str())))
             }
         }
@@ -444,7 +444,10 @@ impl Backend {
         let (changes, view) = self.state().changes_and_view(&uri).await?;
         let key = GridKey::new(offered(&view, request.maze, &request.grid)?);
         let watched = Watched::new(uri.clone(), request.maze, request.grid.clone(), changes);
-        let solve = self.state().solve_of(&uri, request.maze - 1, &key);
+        let solve = self
+            .state()
+            .background()
+            .solve_of(&uri, request.maze - 1, &key);
         self.unless_withdrawn(watched, solve).await?;
         let view = self.state().open_view(&uri).await?;
         let edit = self.guarded("codeAction/resolve", || {

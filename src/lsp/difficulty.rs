@@ -137,7 +137,7 @@ impl Backend {
         position: Position,
     ) -> Result<Option<Hover>> {
         // Subscribed before the view, so that no change after it goes unseen.
-        let Some(changes) = self.state().changes(uri) else {
+        let Some(changes) = self.state().documents().changes(uri) else {
             return Ok(None);
         };
         let Some(view) = self.state().view(uri, Dead::At(position)).await? else {

@@ -1,7 +1,7 @@
 //! One document's text as the server holds it: the rope, the text and its incremental
 //! parse following every change, and beside each maze its key, what is known of its
 //! solve and its kept sections; for a Sokoban document (`.xsb`/`.sok`), its levels read
-//! and checked instead. Plain data: `state.rs` holds one per open URI.
+//! and checked instead. Plain data: `documents.rs` holds one per open URI.
 
 use std::ops::Range;
 use std::sync::Arc;

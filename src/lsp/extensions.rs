@@ -158,17 +158,18 @@ const SETTLED_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 pub(super) async fn document_text(backend: &Backend, params: DocumentTextParams) -> Result<String> {
     backend
         .state()
+        .documents()
         .text(&params.text_document.uri, params.check)
 }
 
 pub(super) async fn settled(backend: &Backend, params: SettledParams) -> Result<SettledResult> {
     let uri = &params.text_document.uri;
-    let wait = backend.state().settled(uri);
+    let wait = backend.state().background().settled(uri);
     let version = tokio::time::timeout(SETTLED_WAIT, wait)
         .await
         .map_err(|_| Error::internal_error())?
         .ok_or_else(|| Error::invalid_params("document is not open"))?;
-    let published = backend.state().publications(uri);
+    let published = backend.state().documents().publications(uri);
     Ok(SettledResult { version, published })
 }
 
@@ -215,9 +216,11 @@ pub(super) async fn unreadable_change(backend: &Backend, params: UnreadableChang
     let problem: std::sync::Arc<str> = params.problem.into();
     match uri {
         Some(uri)
-            if backend
-                .state()
-                .mark_out_of_sync(&uri, params.version, problem.clone()) =>
+            if backend.state().documents().mark_out_of_sync(
+                &uri,
+                params.version,
+                problem.clone(),
+            ) =>
         {
             backend.state().lost_sync(&uri, &problem).await;
         }

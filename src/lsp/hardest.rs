@@ -20,10 +20,10 @@ use tower_lsp_server::ls_types::{
 
 use super::capabilities::ClientSupport;
 use super::commands::{HARDEST_KIND, MAKE_HARDEST_COMMAND};
-use super::design::{Answer, Hardest, Lookup, Question};
+use super::design::{Answer, Design, Hardest, Lookup, Question};
+use super::documents::Documents;
 use super::grid_key::GridKey;
 use super::maze_watch::{fingerprint, valid, Watched};
-use super::state::State;
 use super::view::View;
 use super::Backend;
 use crate::design::MAX_CELLS;
@@ -88,13 +88,14 @@ fn fits(view: &View, grid: &Grid) -> bool {
 /// placements are known; the searches not yet done are started and kept going for
 /// this document until its next request.
 pub fn code_actions(
-    state: &State,
+    design: &Arc<Design>,
+    documents: &Documents,
     view: &View,
     uri: &Uri,
     range: Range<usize>,
     only: Option<&[CodeActionKind]>,
 ) -> Vec<CodeActionOrCommand> {
-    let (design, support) = (state.design(), view.support);
+    let support = view.support;
     if !wanted(only) || !(support.code_action_literals || support.apply_edit) {
         return Vec::new();
     }
@@ -104,7 +105,7 @@ pub fn code_actions(
         .and_then(|(maze, _)| Some((maze, maze.grid.as_ref()?)))
         .filter(|(_, grid)| fits(view, grid));
     let Some((maze, grid)) = found else {
-        state.prefetch(uri, Vec::new());
+        documents.prefetch(uri, Vec::new());
         return Vec::new();
     };
     let key = GridKey::new(grid);
@@ -136,7 +137,7 @@ pub fn code_actions(
             }
         }
     }
-    state.prefetch(uri, tickets);
+    documents.prefetch(uri, tickets);
     actions
 }
 

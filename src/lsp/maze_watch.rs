@@ -42,7 +42,7 @@ pub struct Watched {
 }
 
 impl Watched {
-    /// `changes` ([`super::state::State::changes`]) must be subscribed before the
+    /// `changes` ([`super::documents::Documents::changes`]) must be subscribed before the
     /// request's first look at the document, so that no change after it goes unseen.
     pub fn new(uri: Uri, index: usize, grid: String, changes: watch::Receiver<i32>) -> Watched {
         Watched {
@@ -66,7 +66,7 @@ impl Backend {
         key: &GridKey,
         question: Question,
     ) -> Result<Option<Answer>> {
-        let design = self.state().design().clone();
+        let design = self.state().background().design().clone();
         self.unless_withdrawn(watched, design.answer(key, question))
             .await
     }

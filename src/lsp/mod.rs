@@ -4,14 +4,17 @@
 //! `symbols`, `semantic_tokens`, `code_lens`, `formatting`), each an adapter: take a
 //! `view`, call the IDE layer (`crate::ide`), convert back. `server` dispatches each
 //! LSP method to its feature; `protocol` names boxls's own methods and their types,
-//! and `register` here hands each to its handler (`extensions`, `difficulty`); `state` holds one
-//! record per open document and the change → solve → publish pipeline; `solves` runs
+//! and `register` here hands each to its handler (`extensions`, `difficulty`); `state` holds
+//! three parts — `documents` (one record per open document), `background` (the solves
+//! and searches, and the change → solve → publish pipeline) and `session` (settings,
+//! configuration, what the server sends the client) — and makes views; `solves` runs
 //! solves off the request loop, as jobs of `jobs`, the one job table (the design
 //! searches and dead squares are jobs of it too), `level_solves` the Sokoban levels'. The design tools: `design` runs their searches off the
 //! request loop, `hardest` makes the *Make Maze #k hardest* actions, `difficulty` the
 //! hover line and `boxls/difficulty`, `maze_watch` ends their waits when the maze
 //! changes. The manual's architecture chapter (docs/src/contributor/architecture.md) has the map.
 
+mod background;
 mod capabilities;
 mod code_actions;
 mod code_lens;
@@ -21,6 +24,7 @@ mod design;
 mod diagnostics;
 mod difficulty;
 mod document;
+mod documents;
 mod extensions;
 mod formatting;
 mod grid_key;
@@ -39,6 +43,7 @@ mod protocol;
 mod sections;
 mod semantic_tokens;
 mod server;
+mod session;
 mod solves;
 mod state;
 mod symbols;

@@ -5,7 +5,7 @@
 //! back to be kept if the maze's solve is final.
 //!
 //! The document holds the kept sections (`document.rs`), the features make them
-//! (`diagnostics.rs`, `semantic_tokens.rs`), and `state.rs` writes back what was made.
+//! (`diagnostics.rs`, `semantic_tokens.rs`), and `documents.rs` keeps what was made.
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! Semantic tokens, `full`, `range` and `full/delta`: the IDE layer's tokens,
 //! delta-encoded with positions walked forward through the text. Each document's last
-//! full answer ([`LastAnswer`]) is kept with it (`state.rs`) so the next can be sent as
+//! full answer ([`LastAnswer`]) is kept with it (`documents.rs`) so the next can be sent as
 //! a delta.
 //!
 //! A whole-document answer is put together from sections: the lines before the first

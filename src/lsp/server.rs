@@ -2,7 +2,8 @@
 //! the document from `state.rs` (with the dead squares it draws), and calls its
 //! feature module — every request's work under a panic guard, so a bug answers one
 //! request with an error instead of ending the server. No logic of its own: the
-//! pipeline and the store are `state.rs`'s, negotiation `capabilities.rs`'s, commands
+//! store is `documents.rs`'s, the pipeline `background.rs`'s, settings and what is
+//! sent to the client `session.rs`'s, negotiation `capabilities.rs`'s, commands
 //! `commands.rs`'s, the `boxls/*` requests `protocol.rs`'s.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -27,7 +28,7 @@ use super::{code_actions, code_lens, diagnostics, formatting, inlay_hints};
 use super::{hardest, semantic_tokens, symbols, Options};
 
 pub struct Backend {
-    state: Arc<State>,
+    state: State,
     options: Options,
     /// Set by `shutdown`: whether `exit` is a clean one.
     shut_down: Arc<AtomicBool>,
@@ -36,19 +37,23 @@ pub struct Backend {
 impl Backend {
     pub fn new(client: Client, options: Options, shut_down: Arc<AtomicBool>) -> Backend {
         Backend {
-            state: Arc::new(State::new(client, options)),
+            state: State::new(client, options),
             options,
             shut_down,
         }
     }
 
-    pub(super) fn state(&self) -> &Arc<State> {
+    pub(super) fn state(&self) -> &State {
         &self.state
     }
 
     /// A `window/logMessage` to the client.
     pub(super) async fn log(&self, kind: MessageType, message: String) {
-        self.state.client().log_message(kind, message).await;
+        self.state
+            .session()
+            .client()
+            .log_message(kind, message)
+            .await;
     }
 
     /// Runs one request's work; a panic becomes an internal error answer and one log
@@ -63,7 +68,7 @@ impl Backend {
         }))
         .map_err(|panic| {
             let message = format!("internal error in {method}: {}", panic_message(&panic));
-            let client = self.state.client().clone();
+            let client = self.state.session().client().clone();
             let logged = message.clone();
             tokio::spawn(async move { client.log_message(MessageType::ERROR, logged).await });
             Error {
@@ -97,7 +102,7 @@ impl Backend {
         uri: &Uri,
         answer: impl FnOnce(Vec<semantic_tokens::Piece>, String) -> (T, semantic_tokens::LastAnswer),
     ) -> Result<Option<T>> {
-        let id = self.state.tokens_id();
+        let id = self.state.documents().tokens_id();
         let made = self
             .with_view(method, uri, Dead::All, |view| {
                 let (pieces, made) = semantic_tokens::document_tokens(view);
@@ -106,7 +111,7 @@ impl Backend {
             })
             .await?;
         Ok(made.map(|(result, last, made)| {
-            self.state.tokens_sent(uri, last, made);
+            self.state.documents().tokens_sent(uri, last, made);
             result
         }))
     }
@@ -125,7 +130,7 @@ impl LanguageServer for Backend {
             .initialization_options
             .as_ref()
             .map_or_else(Config::default, Config::from_json);
-        self.state.update_settings(|settings| {
+        self.state.session().update_settings(|settings| {
             settings.encoding = encoding;
             settings.support = support;
             settings.config = config;
@@ -142,10 +147,10 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        if let Some(section) = self.state.pull_configuration().await {
+        if let Some(section) = self.state.session().pull_configuration().await {
             self.state.reconfigure(&section).await;
         }
-        self.state.mark_configured();
+        self.state.session().mark_configured();
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -165,7 +170,7 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
         match self.state.change(&uri, version, &params.content_changes) {
-            Ok(()) => self.state.changed(&uri).await,
+            Ok(()) => self.state.background().changed(&uri).await,
             Err(Unapplied::NotOpen) => {
                 let message = format!(
                     "didChange for a document that is not open: {}",
@@ -191,7 +196,7 @@ impl LanguageServer for Backend {
             .cloned();
         let section = match pushed {
             Some(section) => Some(section),
-            None => self.state.pull_configuration().await,
+            None => self.state.session().pull_configuration().await,
         };
         if let Some(section) = section {
             self.state.reconfigure(&section).await;
@@ -218,7 +223,11 @@ impl LanguageServer for Backend {
                 }
                 let range = view.byte_range(params.range);
                 let mut actions = code_actions::code_actions(view, &uri, range.clone(), only);
-                actions.extend(hardest::code_actions(self.state(), view, &uri, range, only));
+                let (design, documents) =
+                    (self.state.background().design(), self.state.documents());
+                actions.extend(hardest::code_actions(
+                    design, documents, view, &uri, range, only,
+                ));
                 Ok(actions)
             })
             .await?;
@@ -256,9 +265,9 @@ impl LanguageServer for Backend {
         const METHOD: &str = "workspace/executeCommand";
         let command = Command::parse(&params.command, &params.arguments)?;
         let edit = match command {
-            Command::ApplyEdit(edit) => {
-                commands::checked_edit(edit, |uri, version| self.state.is_open_at(uri, version))?
-            }
+            Command::ApplyEdit(edit) => commands::checked_edit(edit, |uri, version| {
+                self.state.documents().is_open_at(uri, version)
+            })?,
             Command::MakeHardest(request) => self.make_hardest(request).await?,
             Command::Write(write) => {
                 let made = self
@@ -270,6 +279,7 @@ impl LanguageServer for Backend {
                     None => return Err(Error::invalid_params("document is not open")),
                     Some(Err(why)) => {
                         self.state
+                            .session()
                             .client()
                             .show_message(MessageType::INFO, why)
                             .await;
@@ -279,7 +289,7 @@ impl LanguageServer for Backend {
                 }
             }
         };
-        self.state.apply_edit(edit).await?;
+        self.state.session().apply_edit(edit).await?;
         Ok(None)
     }
 
@@ -331,7 +341,7 @@ impl LanguageServer for Backend {
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         let uri = &params.text_document.uri;
-        let last = self.state.last_tokens(uri);
+        let last = self.state.documents().last_tokens(uri);
         let previous = params.previous_result_id;
         self.document_tokens(
             "textDocument/semanticTokens/full/delta",
