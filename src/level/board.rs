@@ -242,6 +242,27 @@ impl Position {
         }
     }
 
+    /// A one-box level as a `.box` maze (its goal the target), when it can be one: one
+    /// box, one goal, the player, box and goal on three cells.
+    pub fn to_grid(&self) -> Option<Grid> {
+        let mut goals = (0..self.goals.len()).filter(|&cell| self.goals[cell]);
+        let (Some(target), None) = (goals.next(), goals.next()) else {
+            return None;
+        };
+        let [boxed] = self.boxes[..] else {
+            return None;
+        };
+        let apart = boxed != target && self.player != boxed && self.player != target;
+        (apart && self.walls.len() == self.width * self.height).then(|| Grid {
+            rows: self.height,
+            cols: self.width,
+            walls: self.walls.clone(),
+            player: self.player,
+            boxed,
+            target,
+        })
+    }
+
     /// The cells the player can walk to from `from` without pushing (boxes block).
     pub fn walkable_from(&self, from: usize, boxes: &[bool]) -> Vec<bool> {
         let mut seen = vec![false; self.walls.len()];
@@ -278,5 +299,26 @@ mod tests {
         let position = board.position().unwrap();
         assert_eq!((position.player, position.boxes.clone()), (6, vec![7]));
         assert!(position.goals[8] && position.walls[3]);
+    }
+
+    #[test]
+    fn a_one_box_level_is_a_maze_and_back() {
+        let position = |text: &str| {
+            let rows = text.split('\n').scan(0, |start, row| {
+                let range = *start..*start + row.len();
+                *start += row.len() + 1;
+                Some(range)
+            });
+            Board::from_rows(text, rows.collect()).position().unwrap()
+        };
+        let level = position("######\n#@$ .#\n######");
+        let grid = level.to_grid().expect("one box, one goal");
+        assert_eq!((grid.rows, grid.cols), (3, 6));
+        assert_eq!((grid.player, grid.boxed, grid.target), (7, 8, 10));
+        assert_eq!(Position::from_grid(&grid), level);
+        // Two boxes, a box on its goal, or two goals: no maze.
+        assert_eq!(position("#######\n#@$$..#\n#######").to_grid(), None);
+        assert_eq!(position("#####\n#@* #\n#####").to_grid(), None);
+        assert_eq!(position("######\n#@$..#\n######").to_grid(), None);
     }
 }

@@ -4,6 +4,8 @@
 //! request waiting for it ends with `ContentModified` once its maze is edited or its
 //! document closed (`maze_watch.rs`).
 
+use std::sync::Arc;
+
 use tokio::sync::watch;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, Position, Uri};
@@ -18,7 +20,7 @@ use super::protocol::{
 use super::view::{Dead, View};
 use super::Backend;
 use crate::design::{Difficulty, MAX_CELLS};
-use crate::ide::{cell_at, cell_hover};
+use crate::ide::{cell_at, cell_hover, level_cell_at};
 
 fn letter(difficulty: Difficulty) -> char {
     match difficulty {
@@ -82,14 +84,33 @@ fn with_line(hover: Option<Hover>, line: Option<String>) -> Option<Hover> {
 /// The valid maze at a position: its number, its grid and the cell under the
 /// position (if the position is on one).
 struct MapTarget {
+    /// The maze's number, or the level's.
     maze: usize,
+    /// A level of a Sokoban document.
+    level: bool,
     key: GridKey,
     cell: Option<usize>,
 }
 
-/// The valid maze at `offset` of the view (within the design limit); with
-/// `cell_only`, only when the offset is on one of its cells.
+/// The valid maze at `offset` of the view (within the design limit), or in a Sokoban
+/// document the level there if it has one box and one goal (the same maze, written as
+/// a level); with `cell_only`, only when the offset is on one of its cells.
 fn map_target(view: &View, offset: usize, cell_only: bool) -> Option<MapTarget> {
+    let limit = MAX_CELLS.min(view.config.max_cells);
+    if let Some(levels) = view.levels() {
+        let level = levels.level_at(offset)?;
+        let cell = level_cell_at(level, offset);
+        if cell_only && cell.is_none() {
+            return None;
+        }
+        let grid = Arc::new(level.board.position()?.to_grid()?);
+        return (grid.cell_count() <= limit).then(|| MapTarget {
+            maze: level.index,
+            level: true,
+            key: GridKey::new(&grid),
+            cell,
+        });
+    }
     let file = view.file();
     let (maze, grid, cell) = match cell_at(&file, offset) {
         Some((maze, grid, cell)) => (maze, grid, Some(cell)),
@@ -99,8 +120,9 @@ fn map_target(view: &View, offset: usize, cell_only: bool) -> Option<MapTarget> 
             (maze, maze.grid.as_ref()?, None)
         }
     };
-    (grid.cell_count() <= MAX_CELLS.min(view.config.max_cells)).then(|| MapTarget {
+    (grid.cell_count() <= limit).then(|| MapTarget {
         maze: maze.index,
+        level: false,
         key: GridKey::new(grid),
         cell,
     })
@@ -117,6 +139,10 @@ impl Backend {
     ) -> Result<Option<Answer>> {
         let grid = fingerprint(target.key.grid());
         let watched = Watched::new(uri.clone(), target.maze, grid, changes);
+        let watched = match target.level {
+            true => watched.in_levels(),
+            false => watched,
+        };
         self.answer_unless_changed(watched, &target.key, Question::Map)
             .await
     }

@@ -37,6 +37,8 @@ pub fn valid(view: &View, index: usize) -> Option<(&Maze, &Arc<Grid>)> {
 pub struct Watched {
     uri: Uri,
     index: usize,
+    /// A one-box level of a Sokoban document, not a maze.
+    level: bool,
     grid: String,
     changes: watch::Receiver<i32>,
 }
@@ -48,9 +50,39 @@ impl Watched {
         Watched {
             uri,
             index,
+            level: false,
             grid,
             changes,
         }
+    }
+
+    /// The watched one is level `index` of a Sokoban document, as a maze
+    /// ([`crate::level::Position::to_grid`]).
+    pub fn in_levels(self) -> Watched {
+        Watched {
+            level: true,
+            ..self
+        }
+    }
+
+    fn name(&self) -> String {
+        match self.level {
+            true => format!("Level {}", self.index),
+            false => format!("Maze #{}", self.index),
+        }
+    }
+}
+
+/// Maze `index` (1-based) of the view as a grid — or, with `level`, level `index` of a
+/// Sokoban document when it has one box and one goal — if it is one.
+fn grid_of(view: &View, index: usize, level: bool) -> Option<Arc<Grid>> {
+    match (level, view.levels()) {
+        (true, Some(levels)) => {
+            let level = levels.levels().get(index.wrapping_sub(1))?;
+            level.board.position()?.to_grid().map(Arc::new)
+        }
+        (false, None) => valid(view, index).map(|(_, grid)| grid.clone()),
+        _ => None,
     }
 }
 
@@ -87,20 +119,20 @@ impl Backend {
     /// Returns once the watched maze is no longer the grid it was — edited, or its
     /// document closed or out of sync — with the error to answer.
     async fn withdrawn(&self, mut watched: Watched) -> Error {
-        let index = watched.index;
+        let (index, name) = (watched.index, watched.name());
         loop {
             // Closing the document drops the sender.
             if watched.changes.changed().await.is_err() {
-                return closed(index);
+                return closed(&name);
             }
             match self.state().view(&watched.uri, Dead::Skip).await {
                 Err(error) => return error,
-                Ok(None) => return closed(index),
+                Ok(None) => return closed(&name),
                 Ok(Some(view)) => {
-                    let same = valid(&view, index)
-                        .is_some_and(|(_, grid)| fingerprint(grid) == watched.grid);
+                    let same = grid_of(&view, index, watched.level)
+                        .is_some_and(|grid| fingerprint(&grid) == watched.grid);
                     if !same {
-                        return changed(index);
+                        return changed(&name);
                     }
                 }
             }
@@ -108,18 +140,18 @@ impl Backend {
     }
 }
 
-fn changed(index: usize) -> Error {
+fn changed(name: &str) -> Error {
     Error {
         code: ErrorCode::ContentModified,
-        message: format!("Maze #{index} has changed").into(),
+        message: format!("{name} has changed").into(),
         data: None,
     }
 }
 
-fn closed(index: usize) -> Error {
+fn closed(name: &str) -> Error {
     Error {
         code: ErrorCode::ContentModified,
-        message: format!("the document of Maze #{index} was closed").into(),
+        message: format!("the document of {name} was closed").into(),
         data: None,
     }
 }

@@ -559,7 +559,7 @@ local function check_level_play(buf)
     ':BoxPlay `$` on a level: the end, both boxes drawn on the goals', table.concat(ending, '\n'))
   local said = #notes + 1
   vim.api.nvim_feedkeys('d', 'x', false)
-  check(noted('a Sokoban level has no difficulty map', said) ~= nil, ':BoxPlay `d` on a level says a level has no map')
+  check(noted('a Sokoban level has no difficulty map in :BoxPlay yet', said) ~= nil, ':BoxPlay `d` on a level says a level has no map')
   vim.api.nvim_set_current_win(win)
   vim.api.nvim_feedkeys('q', 'x', false)
   check(wait_for(function()

@@ -9,6 +9,7 @@
 use expect_test::expect;
 use serde_json::{json, Value};
 
+use boxls::design::Difficulty;
 use boxls::lsp::Options;
 
 use super::client::{apply_edits, Client};
@@ -558,20 +559,102 @@ async fn formatting_gives_canonical_xsb_and_then_nothing() {
     );
 }
 
+/// A one-box level and a two-box one.
+const ONE_BOX_AND_TWO: &str = "\
+#######
+#@    #
+# $ # #
+#   . #
+#######
+
+#######
+#@$ $ #
+#  .. #
+#######
+";
+
 #[tokio::test]
-async fn difficulty_answers_null_for_levels() {
+async fn a_one_box_level_has_the_difficulty_map_of_its_maze() {
     let (mut client, _) = Client::initialized(false).await;
-    open(&mut client, XSB, "sokoban", THREE, 1).await;
-    let doc = json!({ "uri": XSB });
-    let at_box = json!({ "textDocument": doc, "position": at(5, 2) });
-    // (`boxls/replay` answers for a solved level: see `a_solved_level_replays_…`;
-    // `boxls/maze` describes levels: see the code-action tests.)
-    for method in ["boxls/difficulty"] {
-        let answer = client.request_raw(method, at_box.clone()).await;
-        assert_eq!(answer["result"], Value::Null, "{method}: {answer}");
+    open(&mut client, XSB, "sokoban", ONE_BOX_AND_TWO, 1).await;
+    let position = |line, character| json!({ "textDocument": { "uri": XSB }, "position": at(line, character) });
+    let collection = boxls::level::parse(ONE_BOX_AND_TWO);
+    let level = collection.levels[0].board.position().expect("a position");
+    let grid = level.to_grid().expect("one box, one goal");
+    let map = boxls::design::difficulty_map(&grid).expect("small");
+    let answer = client.request("boxls/difficulty", position(0, 0)).await;
+    assert_eq!(
+        (
+            &answer["version"],
+            &answer["maze"],
+            &answer["rows"],
+            &answer["cols"]
+        ),
+        (&json!(1), &json!(1), &json!(5), &json!(7))
+    );
+    for (cell, difficulty) in map.iter().enumerate() {
+        let (r, c) = (cell / grid.cols, cell % grid.cols);
+        let kind = answer["kinds"][r]
+            .as_str()
+            .and_then(|row| row.chars().nth(c));
+        let expected = match *difficulty {
+            Difficulty::Rock => ('#', Value::Null),
+            Difficulty::Player => ('S', Value::Null),
+            Difficulty::Target => ('T', Value::Null),
+            Difficulty::Unsolvable => ('x', Value::Null),
+            Difficulty::Solved { pushes, .. } => ('.', json!(pushes)),
+        };
+        assert_eq!(
+            (kind, answer["pushes"][r][c].clone()),
+            (Some(expected.0), expected.1),
+            "cell {r},{c}"
+        );
     }
+    let kinds = answer["kinds"].to_string();
+    assert!(kinds.contains('x') && kinds.contains('.'), "{kinds}");
+    // On a free cell the hover adds what the box would need from there.
+    let hover = client.request("textDocument/hover", position(1, 3)).await;
+    let line = boxls::ide::cell_hover(map[grid.cols + 3]).expect("a solvable cell");
+    assert!(line.starts_with("box here: "), "{line}");
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.ends_with(&format!("\n\n{line}")), "{hover}");
+    // Two boxes: no map.
+    let answer = client.request_raw("boxls/difficulty", position(7, 2)).await;
+    assert_eq!(answer["result"], Value::Null, "{answer}");
     let settled = client.settle(XSB).await;
     assert_eq!(settled["version"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_of_the_level_ends_a_request_waiting_for_its_map() {
+    // The one-box level's map (5×7 cells) searches until it is no longer wanted.
+    let mut client = Client::start(Options {
+        stall_design_on_cells: Some(35),
+        ..Options::default()
+    });
+    client.initialize(false).await;
+    open(&mut client, XSB, "sokoban", ONE_BOX_AND_TWO, 1).await;
+    let asked = json!({ "textDocument": { "uri": XSB }, "position": at(2, 2) });
+    let id = client.send_request("boxls/difficulty", asked).await;
+    client
+        .wait_logged("stalled design search (difficulty map) started", 1)
+        .await;
+    // The player steps right: the same level, another maze.
+    let text = change(
+        &mut client,
+        XSB,
+        ONE_BOX_AND_TWO,
+        2,
+        &[edit((1, 1), (1, 3), " @")],
+    )
+    .await;
+    assert!(text.starts_with("#######\n# @   #\n"), "{text}");
+    let ended = client.response_to(id).await;
+    assert_eq!(ended["error"]["code"], -32801, "{ended}");
+    assert_eq!(ended["error"]["message"], "Level 1 has changed");
+    client
+        .wait_logged("stalled design search (difficulty map) stopped", 1)
+        .await;
 }
 
 #[tokio::test]
@@ -772,7 +855,10 @@ async fn a_level_still_solving_shows_and_inserts_its_best_solution_so_far() {
             .wait_server_requests("workspace/inlayHint/refresh", refreshes)
             .await;
         let hints = hint_labels(&mut client, XSB).await;
-        if hints.first().is_some_and(|hint| hint.ends_with("improving…")) {
+        if hints
+            .first()
+            .is_some_and(|hint| hint.ends_with("improving…"))
+        {
             break hints;
         }
     };

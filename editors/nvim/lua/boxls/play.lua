@@ -723,7 +723,7 @@ function M.open()
       local header = { line = state.headerLine, character = 0 }
       M.open_replay(replay, title_of(state), function(callback)
         if state.format == 'xsb' then
-          return callback(nil, 'a Sokoban level has no difficulty map')
+          return callback(nil, 'a Sokoban level has no difficulty map in :BoxPlay yet')
         end
         if not vim.api.nvim_buf_is_valid(bufnr) then
           return callback(nil, 'the buffer is gone')

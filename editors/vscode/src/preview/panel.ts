@@ -286,7 +286,8 @@ class Preview implements vscode.Disposable {
   /**
    * A Sokoban document: the level at the cursor, straight from `boxls/replay` (null
    * until it is solved — then once the server has settled this version, ask again —
-   * or when there is no solved level there). Levels have no difficulty map.
+   * or when there is no solved level there). A level with one box and one goal has the
+   * difficulty map of its maze; the server answers null for the others.
    */
   private async refreshLevel(
     client: LanguageClient,
@@ -321,11 +322,13 @@ class Preview implements vscode.Disposable {
     const key = `${document.uri.toString()}#${version}#level${replay.maze}`;
     if (this.shown?.key === key && this.shown.panel === panel) {
       void panel.webview.postMessage({ type: 'keep', seq, title });
+      void this.sendDifficulty(client, panel, { document, version, key, where });
       return;
     }
     this.shown = { key, panel };
     this.mapKey = undefined;
     void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
+    void this.sendDifficulty(client, panel, { document, version, key, where });
   }
 
   /** With the layer on, sends the board's difficulty map once (per board shown). */
