@@ -10,8 +10,10 @@
 //! as the full search's are (dead squares, freeze deadlocks, the matching bound of the
 //! barrier boxes), so the test is sound, but its visited set keeps hashes only; the
 //! caller counts it as pruning all the same. Only the corrals next to the box just
-//! pushed are tested (the others were the parent's), each once: results are cached by
-//! the barrier, the player's region and the area.
+//! pushed are tested (the others were the parent's): each area alone, then merged with
+//! the other unreachable areas next to its barrier (more boxes kept, so more often lost;
+//! only getting into the first area counts). Results are cached by the barrier, the
+//! player's region and the area.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -28,6 +30,9 @@ const SUB_POSITIONS: usize = 400;
 /// Barriers of more boxes are not tested: their sub-searches rarely finish.
 const MAX_BARRIER: usize = 10;
 
+/// Areas are merged while their barrier stays at most this large.
+const MAX_MERGED: usize = 6;
+
 /// Cached answers before the cache is emptied (a bound on its memory).
 const MAX_CACHED: usize = 1 << 20;
 
@@ -37,7 +42,10 @@ pub struct Corrals {
     /// Per cell: the stamp of the area it was last flooded into.
     area: Vec<u32>,
     generation: u32,
+    /// The flooded cells: the area tested first, then the areas merged in.
     cells: Vec<usize>,
+    /// How many of `cells` are the area tested.
+    entered: usize,
     barrier: Vec<u16>,
     matcher: Matcher,
     zobrist: Zobrist,
@@ -79,6 +87,7 @@ impl Corrals {
             area: vec![0; board.len()],
             generation: 0,
             cells: Vec::new(),
+            entered: 0,
             barrier: Vec::new(),
             matcher: Matcher::new(),
             zobrist: Zobrist::new(board.len()),
@@ -92,33 +101,50 @@ impl Corrals {
     /// Whether a corral next to the box at `pushed` makes the position (`boxes`, the
     /// player at `player`) lost.
     pub fn lost(&mut self, board: &Board, boxes: &[u16], player: usize, pushed: usize) -> bool {
-        if self.generation > u32::MAX - 8 {
+        if self.generation > u32::MAX - 16 {
             self.area.iter_mut().for_each(|s| *s = 0);
             self.generation = 0;
         }
-        // Every area flooded in this call has a stamp above `base`.
-        let base = self.generation;
         self.place(boxes, BOX);
         self.reach.explore(board, &self.occupancy, player);
-        let mut lost = false;
+        // Each area alone first (a small sub-problem finishes soonest), then merged with
+        // its neighbours: merging hides the areas it takes in from their own test.
+        let lost = self.pass(board, boxes, player, pushed, false)
+            || self.pass(board, boxes, player, pushed, true);
+        self.place(boxes, EMPTY);
+        lost
+    }
+
+    /// One test of each area next to `pushed`, `merged` with its neighbours or alone;
+    /// expects the position placed and explored, and leaves it so.
+    fn pass(
+        &mut self,
+        board: &Board,
+        boxes: &[u16],
+        player: usize,
+        pushed: usize,
+        merged: bool,
+    ) -> bool {
+        // Every area flooded in this pass has a stamp above `base`.
+        let base = self.generation;
         for dir in 0..4 {
             let start = board.step(pushed, dir);
             let fresh = board.floor[start]
                 && self.occupancy[start] == EMPTY
                 && !self.reach.reached(start)
                 && self.area[start] <= base;
-            if fresh && self.flood(board, start) {
-                lost = self.corral_lost(board, boxes, player);
-                if lost {
-                    break;
-                }
-                // The sub-search used the scratch: the position's boxes back in place.
-                self.place(boxes, BOX);
-                self.reach.explore(board, &self.occupancy, player);
+            if !fresh || !self.flood(board, start) || merged && !self.merge(board) {
+                continue;
+            }
+            let lost = self.corral_lost(board, boxes, player);
+            // The sub-search used the scratch: the position's boxes back in place.
+            self.place(boxes, BOX);
+            self.reach.explore(board, &self.occupancy, player);
+            if lost {
+                return true;
             }
         }
-        self.place(boxes, EMPTY);
-        lost
+        false
     }
 
     fn place(&mut self, boxes: &[u16], value: u8) {
@@ -130,15 +156,57 @@ impl Corrals {
     /// Floods the unreached area at `start` under a fresh stamp (cells in `cells`, the
     /// boxes next to it in `barrier`); whether it is worth a sub-search: some barrier box
     /// off its goal (else the sub-problem is solved as it stands), and a barrier small
-    /// enough.
+    /// enough. Only this area's cells (`cells[..entered]`) count as getting in, also
+    /// after [`Corrals::merge`].
     fn flood(&mut self, board: &Board, start: usize) -> bool {
         self.generation += 1;
-        let generation = self.generation;
         self.cells.clear();
         self.barrier.clear();
+        self.flood_area(board, start);
+        self.entered = self.cells.len();
+        self.barrier.sort_unstable();
+        let busy = self.barrier.iter().any(|&b| !board.goal[usize::from(b)]);
+        busy && self.barrier.len() <= MAX_BARRIER
+    }
+
+    /// Merges in the other unreached areas next to the barrier's boxes, while it stays
+    /// at most [`MAX_MERGED`] boxes: their boxes hold the first barrier in place, and a
+    /// sub-problem with more boxes is more often lost (but more often too big to finish,
+    /// so the area alone is tested first). Whether any box was added.
+    fn merge(&mut self, board: &Board) -> bool {
+        let before = self.barrier.len();
+        let mut next = 0;
+        while next < self.barrier.len() && before <= MAX_MERGED {
+            let b = usize::from(self.barrier[next]);
+            next += 1;
+            for d in 0..4 {
+                let to = board.step(b, d);
+                let fresh = board.floor[to]
+                    && self.occupancy[to] == EMPTY
+                    && !self.reach.reached(to)
+                    && self.area[to] != self.generation;
+                if !fresh {
+                    continue;
+                }
+                let (cells, boxes) = (self.cells.len(), self.barrier.len());
+                self.flood_area(board, to);
+                if self.barrier.len() > MAX_MERGED {
+                    self.cells.truncate(cells);
+                    self.barrier.truncate(boxes);
+                }
+            }
+        }
+        self.barrier.sort_unstable();
+        self.barrier.len() > before
+    }
+
+    /// Adds the unreached area at `start` to `cells` (stamped with the current
+    /// generation) and the boxes next to it to `barrier`.
+    fn flood_area(&mut self, board: &Board, start: usize) {
+        let generation = self.generation;
+        let mut head = self.cells.len();
         self.cells.push(start);
         self.area[start] = generation;
-        let mut head = 0;
         while head < self.cells.len() {
             let cell = self.cells[head];
             head += 1;
@@ -157,9 +225,6 @@ impl Corrals {
                 }
             }
         }
-        self.barrier.sort_unstable();
-        let busy = self.barrier.iter().any(|&b| !board.goal[usize::from(b)]);
-        busy && self.barrier.len() <= MAX_BARRIER
     }
 
     /// The sub-search on the barrier alone, cached; occupancy and reach are left
@@ -230,7 +295,9 @@ impl Corrals {
         self.place(boxes, BOX);
         let region = self.reach.explore(board, &self.occupancy, player);
         let key = self.zobrist.boxes(boxes) ^ self.zobrist.player_at(region);
-        let entered = self.cells.iter().any(|&c| self.reach.reached(c));
+        let entered = self.cells[..self.entered]
+            .iter()
+            .any(|&c| self.reach.reached(c));
         let done = if entered || *expanded >= SUB_POSITIONS {
             true
         } else if !self.seen.insert(key) {
