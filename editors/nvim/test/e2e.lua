@@ -559,12 +559,35 @@ local function check_level_play(buf)
     ':BoxPlay `$` on a level: the end, both boxes drawn on the goals', table.concat(ending, '\n'))
   local said = #notes + 1
   vim.api.nvim_feedkeys('d', 'x', false)
-  check(noted('a Sokoban level has no difficulty map in :BoxPlay yet', said) ~= nil, ':BoxPlay `d` on a level says a level has no map')
+  check(noted('a level with several boxes has no difficulty map', said) ~= nil, ':BoxPlay `d` on a two-box level says it has no map')
   vim.api.nvim_set_current_win(win)
   vim.api.nvim_feedkeys('q', 'x', false)
   check(wait_for(function()
     return #floats() == 0
   end), ':BoxPlay on a level: q closes the window')
+  -- The one-box level (Corridor, `#@$.#`) has its maze's map: `d` draws it and its legend.
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_win_set_cursor(0, { 13, 1 })
+  vim.cmd('BoxPlay')
+  if not check(wait_for(function()
+    return #floats() == 1
+  end), ':BoxPlay on the one-box level opens the player window') then
+    return
+  end
+  win = floats()[1]
+  pbuf = vim.api.nvim_win_get_buf(win)
+  vim.api.nvim_feedkeys('d', 'x', false)
+  local mapped = wait_for(function()
+    local shown = table.concat(vim.api.nvim_buf_get_lines(pbuf, 0, -1, false), '\n')
+    return shown:find('pushes if the box starts here:', 1, true) ~= nil
+  end)
+  check(mapped, ':BoxPlay `d` on the one-box level shows its difficulty map and its legend',
+    table.concat(vim.api.nvim_buf_get_lines(pbuf, 0, -1, false), '\n'))
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_feedkeys('q', 'x', false)
+  check(wait_for(function()
+    return #floats() == 0
+  end), ':BoxPlay on the one-box level: q closes the window')
 end
 
 --- A Sokoban level (examples/levels.xsb): filetype `sokoban`, boxls attached (Neovim

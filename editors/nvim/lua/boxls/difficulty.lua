@@ -69,15 +69,16 @@ function M.read(answer)
   return map
 end
 
---- Whether `map` is a map of the maze drawn as `cells` (its rows, `# . S B T`): the
---- same size, rock where the rows have `#`, the player's start on S, the target on T.
+--- Whether `map` is a map of the maze drawn as `cells` (its rows, `# . S B T`, and a
+--- space outside a level's walls): the same size, rock where the rows have `#` (or the
+--- space), the player's start on S, the target on T.
 ---@param map boxls.Difficulty
 ---@param cells string[]
 function M.fits(map, cells)
   if #cells ~= map.rows then
     return false
   end
-  local want = { ['#'] = 'rock', S = 'player', T = 'target' }
+  local want = { ['#'] = 'rock', [' '] = 'rock', S = 'player', T = 'target' }
   for r, row in ipairs(cells) do
     if #row ~= map.cols then
       return false
