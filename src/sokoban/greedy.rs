@@ -10,7 +10,7 @@ use std::collections::BinaryHeap;
 use super::board::Board;
 use super::budget::Budget;
 use super::corral::Corrals;
-use super::expand::Expander;
+use super::expand::{Child, Expander};
 use super::goalroom::{GoalRooms, Macro};
 use super::table::{Table, NONE};
 use super::tunnel::Tunnels;
@@ -101,12 +101,7 @@ fn best_first(
     // Expand from the real player cell of the root; later nodes' regions are normalised,
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
-    // Goal macros cut the other pushes, so they belong to the pruning pass only.
-    let mut rooms = corrals.then(|| GoalRooms::new(board, boxes));
-    // Tunnel macros drop the positions inside a tunnel: the pruning pass only too.
-    let mut tunnels = corrals.then(|| Tunnels::new(board));
-    // Corral deadlocks are sound but their visited sets keep hashes only: pruning too.
-    let mut deadlocks = corrals.then(|| Corrals::new(board));
+    let mut plans = corrals.then(|| Plans::new(board, boxes));
     while let Some(Reverse((_, _, order))) = open.pop() {
         let node = newest_first(order);
         expanded += 1;
@@ -125,84 +120,20 @@ fn best_first(
         } else {
             usize::from(table.player[node as usize])
         };
-        if node != root {
-            let (from, dir) = table.push[node as usize];
-            let pushed = board.step(usize::from(from), usize::from(dir));
-            if deadlocks
-                .as_mut()
-                .is_some_and(|d| d.lost(board, &position, at, pushed))
-            {
-                *pruned = true;
-                continue;
-            }
+        let mut frontier = Frontier {
+            table: &mut table,
+            open: &mut open,
+            zobrist: &zobrist,
+            expander: &mut expander,
+            node,
+        };
+        let found = match plans.as_mut() {
+            Some(plans) => plans.expand(board, &mut frontier, &position, at, pruned),
+            None => frontier.expand(board, &position, at, None, pruned),
+        };
+        if let Some(id) = found {
+            return Greedy::Found(table.pushes_to(id));
         }
-        let macros = rooms
-            .as_mut()
-            .map(|rooms| rooms.macros(board, &position, at))
-            .unwrap_or_default();
-        if !macros.is_empty() {
-            // The goal cut: with a box ready for its room's next goal, only the macros
-            // are tried (Rolling Stone); that may drop a solution, as PI corrals may.
-            *pruned = true;
-            for m in &macros {
-                let frontier = Frontier {
-                    table: &mut table,
-                    open: &mut open,
-                };
-                if let Some(id) = frontier.add_macro(board, &zobrist, &mut expander, node, m) {
-                    return Greedy::Found(table.pushes_to(id));
-                }
-            }
-            continue;
-        }
-        *pruned |= expander.expand(board, &position, at, true, corrals);
-        if let Some(rooms) = &rooms {
-            let before = expander.children.len();
-            expander.children.retain(|c| {
-                !rooms.out_of_order(board.step(usize::from(c.push.0), usize::from(c.push.1)))
-            });
-            *pruned |= expander.children.len() < before;
-        }
-        let pushes = table.pushes[node as usize] + 1;
-        let base = zobrist.boxes(&position);
-        let children = std::mem::take(&mut expander.children);
-        for child in &children {
-            let child_boxes = &expander.child_boxes[child.boxes..child.boxes + boxes.len()];
-            let push = (usize::from(child.push.0), usize::from(child.push.1));
-            if let Some(m) = tunnels
-                .as_mut()
-                .and_then(|t| t.extend(board, child_boxes, push))
-            {
-                *pruned = true;
-                let frontier = Frontier {
-                    table: &mut table,
-                    open: &mut open,
-                };
-                if let Some(id) = frontier.add_macro(board, &zobrist, &mut expander, node, &m) {
-                    return Greedy::Found(table.pushes_to(id));
-                }
-                continue;
-            }
-            let hash = zobrist.after_push(board, base, child.push, child.region);
-            if table.find(hash, child_boxes, child.region).is_some() {
-                continue;
-            }
-            let id = table.insert(
-                hash,
-                child_boxes,
-                child.region,
-                node,
-                child.push,
-                (pushes, 0),
-                child.bound as u16,
-            );
-            if child.bound == 0 {
-                return Greedy::Found(table.pushes_to(id));
-            }
-            let priority = WEIGHT * u64::from(child.bound) + u64::from(pushes);
-            open.push(Reverse((priority, child.bound, newest_first(id))));
-        }
-        expander.children = children;
     }
     Greedy::Exhausted
 }
@@ -210,33 +141,149 @@ fn best_first(
 /// The open list: (priority, bound, [`newest_first`] of the node), smallest first.
 type Open = BinaryHeap<Reverse<(u64, u32, u32)>>;
 
-/// The table and open list, for adding a macro's positions.
+/// The pruning pass's plans and tests; the complete search has none.
+struct Plans {
+    /// Goal macros cut the other pushes.
+    rooms: GoalRooms,
+    /// Tunnel macros drop the positions inside a tunnel.
+    tunnels: Tunnels,
+    /// Corral deadlocks are sound, but their visited sets keep hashes only.
+    corrals: Corrals,
+}
+
+impl Plans {
+    fn new(board: &Board, boxes: &[u16]) -> Plans {
+        Plans {
+            rooms: GoalRooms::new(board, boxes),
+            tunnels: Tunnels::new(board),
+            corrals: Corrals::new(board),
+        }
+    }
+
+    /// Expands the frontier's node (`position`, the player at `at`): nothing when a
+    /// corral next to the box just pushed is lost, only the goal macros when there are
+    /// some, else the pushes (PI-corral pruned, out-of-order room goals cut, tunnel
+    /// macros in place of the pushes they extend). Returns a solved child.
+    fn expand(
+        &mut self,
+        board: &Board,
+        frontier: &mut Frontier<'_>,
+        position: &[u16],
+        at: usize,
+        pruned: &mut bool,
+    ) -> Option<u32> {
+        let node = frontier.node as usize;
+        if frontier.table.parent[node] != NONE {
+            let (from, dir) = frontier.table.push[node];
+            let pushed = board.step(usize::from(from), usize::from(dir));
+            if self.corrals.lost(board, position, at, pushed) {
+                *pruned = true;
+                return None;
+            }
+        }
+        let macros = self.rooms.macros(board, position, at);
+        if !macros.is_empty() {
+            // The goal cut: with a box ready for its room's next goal, only the macros
+            // are tried (Rolling Stone); that may drop a solution, as PI corrals may.
+            *pruned = true;
+            return macros.iter().find_map(|m| frontier.add_macro(board, m));
+        }
+        frontier.expand(board, position, at, Some(self), pruned)
+    }
+}
+
+/// The table and open list, and the node being expanded, for adding its children.
 struct Frontier<'a> {
     table: &'a mut Table,
     open: &'a mut Open,
+    zobrist: &'a Zobrist,
+    expander: &'a mut Expander,
+    node: u32,
 }
 
 impl Frontier<'_> {
-    /// Stores the macro's last position as a child of `node` (its earlier positions as
-    /// hidden links, so the solution lists every push) and queues it; returns it when
-    /// it is solved.
-    fn add_macro(
-        self,
+    /// Stores and queues the node's pushes, those of the pruning pass's `plans` as it
+    /// allows; returns a solved child.
+    fn expand(
+        &mut self,
         board: &Board,
-        zobrist: &Zobrist,
-        expander: &mut Expander,
-        node: u32,
-        m: &Macro,
+        position: &[u16],
+        at: usize,
+        mut plans: Option<&mut Plans>,
+        pruned: &mut bool,
     ) -> Option<u32> {
-        let region = expander.region(board, &m.boxes, m.player) as u16;
-        let hash = zobrist.boxes(&m.boxes) ^ zobrist.player_at(usize::from(region));
+        *pruned |= self
+            .expander
+            .expand(board, position, at, true, plans.is_some());
+        if let Some(plans) = &plans {
+            let before = self.expander.children.len();
+            self.expander.children.retain(|c| {
+                let to = board.step(usize::from(c.push.0), usize::from(c.push.1));
+                !plans.rooms.out_of_order(to)
+            });
+            *pruned |= self.expander.children.len() < before;
+        }
+        let children = std::mem::take(&mut self.expander.children);
+        let base = self.zobrist.boxes(position);
+        let mut found = None;
+        for child in &children {
+            let start = child.boxes;
+            let boxes = &self.expander.child_boxes[start..start + position.len()];
+            let push = (usize::from(child.push.0), usize::from(child.push.1));
+            let tunnel = plans
+                .as_mut()
+                .and_then(|p| p.tunnels.extend(board, boxes, push));
+            found = match tunnel {
+                Some(m) => {
+                    *pruned = true;
+                    self.add_macro(board, &m)
+                }
+                None => self.add_push(board, base, position.len(), child),
+            };
+            if found.is_some() {
+                break;
+            }
+        }
+        self.expander.children = children;
+        found
+    }
+
+    /// Stores and queues one push's child (`base`: the hash of the node's `n` boxes),
+    /// unless the table has it; returns it when it is solved.
+    fn add_push(&mut self, board: &Board, base: u64, n: usize, child: &Child) -> Option<u32> {
+        let boxes = &self.expander.child_boxes[child.boxes..child.boxes + n];
+        let hash = self
+            .zobrist
+            .after_push(board, base, child.push, child.region);
+        if self.table.find(hash, boxes, child.region).is_some() {
+            return None;
+        }
+        let pushes = self.table.pushes[self.node as usize] + 1;
+        let id = self.table.insert(
+            hash,
+            boxes,
+            child.region,
+            self.node,
+            child.push,
+            (pushes, 0),
+            child.bound as u16,
+        );
+        self.queue(id, child.bound, pushes)
+    }
+
+    /// Stores the macro's last position as a child of the node (its earlier positions
+    /// as hidden links, so the solution lists every push) and queues it; returns it
+    /// when it is solved.
+    fn add_macro(&mut self, board: &Board, m: &Macro) -> Option<u32> {
+        let region = self.expander.region(board, &m.boxes, m.player) as u16;
+        let hash = self.zobrist.boxes(&m.boxes) ^ self.zobrist.player_at(usize::from(region));
         if self.table.find(hash, &m.boxes, region).is_some() {
             return None;
         }
-        let bound = expander.bound(board, &m.boxes)?;
+        let bound = self.expander.bound(board, &m.boxes)?;
         let (last, links) = m.pushes.split_last()?;
-        let mut parent = node;
-        let mut pushes = self.table.pushes[node as usize];
+        let mut parent = self.node;
+        let mut pushes = self.table.pushes[self.node as usize];
         for &(from, dir) in links {
             pushes += 1;
             parent = self
@@ -253,6 +300,11 @@ impl Frontier<'_> {
             (pushes, 0),
             bound as u16,
         );
+        self.queue(id, bound, pushes)
+    }
+
+    /// Queues a stored child; returns it when it is solved.
+    fn queue(&mut self, id: u32, bound: u32, pushes: u32) -> Option<u32> {
         if bound == 0 {
             return Some(id);
         }
