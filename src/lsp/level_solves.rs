@@ -16,7 +16,7 @@ use tower_lsp_server::Client;
 use super::jobs::{self, Jobs, Kind, Lookup};
 use super::progress::Progress;
 use super::solves::report_progress;
-use crate::ide::{solve_level, Best, LevelStatus, Searching};
+use crate::ide::{solve_level, LevelStatus, Searching};
 use crate::level::Position;
 
 /// A level as the table knows it: its position (walls, goals, boxes, player).
@@ -176,19 +176,7 @@ fn stalled(
     report: &mut dyn FnMut(Searching),
 ) -> Option<LevelStatus> {
     let started = Instant::now();
-    let best = match solve_level(position, limit, cancel, &mut |_| {})? {
-        LevelStatus::Solved {
-            pushes,
-            moves,
-            lurd,
-            ..
-        } => Some(Best {
-            pushes,
-            moves,
-            lurd,
-        }),
-        _ => None,
-    };
+    let best = solve_level(position, limit, cancel, &mut |_| {})?.best();
     if best.is_some() {
         report(Searching {
             positions: 1,

@@ -82,6 +82,15 @@ impl LevelStatus {
             _ => None,
         }
     }
+
+    /// [`LevelStatus::solution`] as a [`Best`] (the move string shared, not copied).
+    pub fn best(&self) -> Option<Best> {
+        self.solution().map(|(pushes, moves, lurd)| Best {
+            pushes,
+            moves,
+            lurd: lurd.clone(),
+        })
+    }
 }
 
 /// How often a running search's position count is reported: the hint is redrawn
@@ -145,18 +154,9 @@ pub fn solve_level(
         }
         // The last word is the outcome itself, not a report.
         Event::Improved(solution) if !solution.optimal => {
-            if let LevelStatus::Solved {
-                pushes,
-                moves,
-                lurd,
-                ..
-            } = checked(position, solution)
-            {
-                searching.best = Some(Best {
-                    pushes,
-                    moves,
-                    lurd,
-                });
+            // Only a solution that replays (`checked`) is offered.
+            if let Some(best) = checked(position, solution).best() {
+                searching.best = Some(best);
                 last_report = Instant::now();
                 report(searching.clone());
             }
