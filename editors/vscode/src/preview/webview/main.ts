@@ -97,10 +97,8 @@ const noMoves: Track = {
 /** The preview's state, in one place: what is shown, how, and what the user set. */
 interface PreviewState {
   lastSeq: number;
-  /** Counts the boards opened (`showReplay`): a board still being painted is abandoned
-   * once a later message comes. */
-  opening: number;
-  /** The board being painted, not yet shown. */
+  /** The board being painted, not yet shown; a later message replaces it (or clears
+   * it), which abandons its painting. */
   painting: Replay | null;
   /** The last board's opening, in milliseconds of the page's work (for the tests). */
   work: { began: number; track: number; slices: number; longest: number; shown: number; painted: number };
@@ -139,7 +137,6 @@ interface PreviewState {
 
 const ui: PreviewState = {
   lastSeq: -1,
-  opening: 0,
   painting: null,
   work: { began: 0, track: 0, slices: 0, longest: 0, shown: 0, painted: 0 },
   replay: null,
@@ -192,7 +189,6 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
 
 function showMessage(text: string, kind: TextMessage['kind'], status = ''): void {
   pause();
-  ui.opening++;
   ui.painting = null;
   ui.difficulty = null;
   showLayer();
@@ -231,9 +227,8 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   ui.replay = null;
   ui.painting = next;
   ui.difficulty = null;
-  const opening = ++ui.opening;
   const steps = painter.openBoard(next.rows, next.cols, played.board, next.dead);
-  void runSliced(steps, () => opening === ui.opening).then((painted) => {
+  void runSliced(steps, () => ui.painting === next).then((painted) => {
     if (painted) {
       boardPainted(next, played, answeredAt);
     }
@@ -264,8 +259,8 @@ async function runSliced(steps: Iterator<void>, current: () => boolean): Promise
 }
 
 /** Lets the page's other tasks (and VS Code's window) run. A message on a channel, not a
- * timer: the webview's frame is hidden while it loads, and Chromium throttles a hidden
- * frame's timers to about one a second. */
+ * timer: Chromium clamps nested timers and may throttle them in a frame that is still
+ * hidden while the webview loads. */
 function yieldToPage(): Promise<void> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
