@@ -603,3 +603,11 @@ fn print_schema_prints_the_schema() {
     let printed: Value = serde_json::from_slice(&output.stdout).expect("json");
     assert_eq!(printed, schema());
 }
+
+/// The preview says why a board has no map from its own size: the limit it names is
+/// the server's.
+#[test]
+fn the_previews_map_limit_is_the_design_searches() {
+    let declared = format!("export const MAX_MAP_CELLS = {};", boxls::design::MAX_CELLS);
+    assert!(DIFFICULTY_TS.contains(&declared), "{declared}");
+}

@@ -52,6 +52,23 @@ export function parseDifficulty(v: unknown): DifficultyMap | null | string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** The most cells the server maps (`boxls/difficulty`: the design searches' limit). */
+export const MAX_MAP_CELLS = 65536;
+
+/**
+ * Why the server has no map for a board it answered `null` for (the manual: a level
+ * with several boxes, or more cells than the design searches take or than
+ * `boxls.solve.maxCells`), told from the board itself.
+ */
+export function noMapText(board: { boxes: unknown[]; rows: number; cols: number }): string {
+  if (board.boxes.length > 1) {
+    return `No difficulty map: it shows the pushes one box needs from each cell, and this level has ${board.boxes.length} boxes.`;
+  }
+  const cells = board.rows * board.cols;
+  const over = cells > MAX_MAP_CELLS ? `its ${cells.toLocaleString('en-US')} cells are more than the ${MAX_MAP_CELLS.toLocaleString('en-US')} mapped` : 'it has more cells than boxls.solve.maxCells';
+  return `No difficulty map for this board: ${over}.`;
+}
+
 /** What hovering cell (r, c) says, e.g. `box here: 12 pushes · 40 moves`; undefined on rock and the start. */
 export function cellText(map: DifficultyMap, r: number, c: number): string | undefined {
   switch (map.kinds[r]?.[c]) {

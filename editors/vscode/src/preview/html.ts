@@ -80,6 +80,7 @@ export function previewHtml(r: PageResources): string {
     <p id="difficulty-legend" hidden>Pushes with the box starting on a cell:
       <span class="heat-bar"></span><span id="difficulty-range"></span>
       <span class="swatch unsolvable"></span>unsolvable</p>
+    <p id="difficulty-none" role="status" hidden></p>
   </div>
 </main>
 <script nonce="${r.nonce}" src="${escapeAttr(r.scriptUri)}"></script>

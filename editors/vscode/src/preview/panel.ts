@@ -356,7 +356,8 @@ class Preview implements vscode.Disposable {
     const map = parseDifficulty(answer);
     if (typeof map === 'string') {
       this.log.error(`Preview: the server's ${DIFFICULTY_REQUEST} answer is malformed: ${map}`);
-    } else if (map && map.version === board.version) {
+    } else if (map === null || map.version === board.version) {
+      // null: the server has no map for this board; the page says why.
       void panel.webview.postMessage({ type: 'difficulty', map });
     }
   }

@@ -517,6 +517,17 @@ def step_level_preview(wb: Workbench, boxls: str):
         raise Failure(f"a level's legend should say goal and boxes' trail: {legend!r}")
     wb.ok(f"the preview draws Level 1 (Warehouse) at the start: {len(boxes)} boxes where the file has them, {start}; the legend says goal", "level-preview-start")
 
+    # The difficulty layer maps one box: on a level with several it says so, no shading.
+    button, body, note = frame.locator("#difficulty"), frame.locator("body"), frame.locator("#difficulty-none")
+    button.click()
+    said = wb.wait_for("the layer to say Level 1 has no map", lambda: body.get_attribute("data-difficulty") == "none" and note.is_visible() and note.inner_text())
+    if f"this level has {len(boxes)} boxes" not in said or frame.locator("#difficulty-legend").is_visible():
+        raise Failure(f"the note should give the level's {len(boxes)} boxes as the reason, with no legend: {said!r}")
+    check_level_drawn(frame, rows, player, boxes, goals)
+    wb.ok(f"the difficulty layer on Level 1 says {said!r}, the board drawn as before", "level-preview-no-map")
+    button.click()
+    wb.wait_for("the layer off again", lambda: body.get_attribute("data-difficulty") == "off" and not note.is_visible())
+
     frame.locator("#board").click()
     wb.page.keyboard.press("End")
     end = f"push {pushes} of {pushes} · move {moves} of {moves}"

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { PLAIN, UNSOLVABLE, cellText, parseDifficulty, pushRange, rangeText, shades } from '../../src/preview/difficulty';
+import { PLAIN, UNSOLVABLE, cellText, noMapText, parseDifficulty, pushRange, rangeText, shades } from '../../src/preview/difficulty';
 
 // As the server answers boxls/difficulty (README: Custom requests) for
 //   #####
@@ -77,4 +77,17 @@ test('shades run from the fewest pushes to the most; the legend names the range'
   assert.ok(one && typeof one === 'object');
   assert.equal(rangeText(one), '1 push');
   assert.equal(shades(one)[12], 1);
+});
+
+test('a board the server has no map for says why, from its own boxes and size', () => {
+  const cell: [number, number] = [1, 1];
+  assert.equal(
+    noMapText({ boxes: [cell, cell, cell], rows: 7, cols: 7 }),
+    'No difficulty map: it shows the pushes one box needs from each cell, and this level has 3 boxes.',
+  );
+  assert.equal(
+    noMapText({ boxes: [cell], rows: 300, cols: 300 }),
+    'No difficulty map for this board: its 90,000 cells are more than the 65,536 mapped.',
+  );
+  assert.equal(noMapText({ boxes: [cell], rows: 200, cols: 200 }), 'No difficulty map for this board: it has more cells than boxls.solve.maxCells.');
 });

@@ -82,6 +82,9 @@ export class BoardPainter {
   private levels: Level[] = [];
   /** A board is open and painted: it can be drawn and changed. */
   private ready = false;
+  /** Counts changes of what a cell's colour depends on (palette, layer), so that a
+   * board painted in slices repaints when one came in between. */
+  private looks = 0;
 
   constructor(canvas: HTMLCanvasElement) {
     this.ctx = canvas.getContext('2d', { alpha: false }) as CanvasRenderingContext2D;
@@ -129,7 +132,13 @@ export class BoardPainter {
       this.levels.push({ width: w, height: h, canvas, ctx, pixels, words: new Uint32Array(pixels.data.buffer) });
     }
     yield;
-    yield* this.paintSteps();
+    // A theme change or the layer's map while painting leaves the rows painted before it
+    // in the old colours: paint again until a whole pass saw one look.
+    let look: number;
+    do {
+      look = this.looks;
+      yield* this.paintSteps();
+    } while (look !== this.looks);
     this.ready = true;
   }
 
@@ -148,6 +157,7 @@ export class BoardPainter {
     this.floorRgb = rgb(this.colours.floor);
     this.heatRgb = rgb(word(palette.heat, under));
     this.hatch = hatchPattern(palette);
+    this.looks++;
     this.paintImage();
   }
 
@@ -175,6 +185,7 @@ export class BoardPainter {
     const next = shades && shades.length === this.rows * this.cols ? shades : null;
     if (next || this.shades) {
       this.shades = next;
+      this.looks++;
       this.paintImage();
     }
   }

@@ -17,7 +17,7 @@ import { ICONS } from '../icons';
 import { Boxes, Replay, SPEEDS, Track, Trail, counterText, defaultSpeed, nextPush, previousPush, sameReplay, track } from '../replay';
 import { Size, View, cellAt, clamp, fit, follow, pan, zoomAt, zoomStep } from '../view';
 import { BoardPainter, Palette } from './board';
-import { DifficultyMap, cellText, rangeText, shades } from '../difficulty';
+import { DifficultyMap, cellText, noMapText, rangeText, shades } from '../difficulty';
 import { placeTip } from '../tip';
 
 interface ReplayMessage {
@@ -44,7 +44,8 @@ interface TextMessage {
 }
 interface DifficultyMessage {
   type: 'difficulty';
-  map: DifficultyMap;
+  /** null: the server has none for the board shown (the page tells the user why). */
+  map: DifficultyMap | null;
 }
 type Incoming = ReplayMessage | KeepMessage | TextMessage | DifficultyMessage;
 
@@ -75,6 +76,7 @@ const position = byId<HTMLParagraphElement>('position');
 const difficultyButton = byId<HTMLButtonElement>('difficulty');
 const difficultyLegend = byId<HTMLParagraphElement>('difficulty-legend');
 const difficultyRange = byId<HTMLSpanElement>('difficulty-range');
+const difficultyNone = byId<HTMLParagraphElement>('difficulty-none');
 const tip = byId<HTMLDivElement>('cell-tip');
 const trailName = byId<HTMLSpanElement>('trail-name');
 const targetName = byId<HTMLSpanElement>('target-name');
@@ -126,6 +128,8 @@ interface PreviewState {
   /** The difficulty layer: switched on, and the map of the board shown once it came. */
   layer: boolean;
   difficulty: DifficultyMap | null;
+  /** The server answered that the board shown has no map (with the layer on). */
+  noMap: boolean;
   drawQueued: boolean;
   /** When the server answered with the board not yet painted (0: painted). */
   drawnAt: number;
@@ -157,6 +161,7 @@ const ui: PreviewState = {
   following: true,
   layer: false,
   difficulty: null,
+  noMap: false,
   drawQueued: false,
   drawnAt: 0,
   pinch: 1,
@@ -191,6 +196,7 @@ function showMessage(text: string, kind: TextMessage['kind'], status = ''): void
   pause();
   ui.painting = null;
   ui.difficulty = null;
+  ui.noMap = false;
   showLayer();
   statusEl.dataset.status = status;
   ui.replay = null;
@@ -227,6 +233,7 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   ui.replay = null;
   ui.painting = next;
   ui.difficulty = null;
+  ui.noMap = false;
   const steps = painter.openBoard(next.rows, next.cols, played.board, next.dead);
   void runSliced(steps, () => ui.painting === next).then((painted) => {
     if (painted) {
@@ -461,10 +468,18 @@ function draw(): void {
 
 // --- the difficulty layer -----------------------------------------------------------
 
-/** Keeps a map the extension sent if it is the board's (same maze, version and size). */
-function takeDifficulty(map: DifficultyMap): void {
+/** Keeps a map the extension sent if it is the board's (same maze, version and size);
+ * null is the server's answer for the board shown: it has no map. */
+function takeDifficulty(map: DifficultyMap | null): void {
   // While a board is painted its map is kept for `boardPainted` to show.
   const board = ui.replay ?? ui.painting;
+  if (map === null) {
+    ui.noMap = !!board && ui.layer;
+    if (ui.replay) {
+      showLayer();
+    }
+    return;
+  }
   const fits =
     !!board &&
     map.rows === board.rows &&
@@ -484,6 +499,7 @@ function setLayer(on: boolean): void {
   difficultyButton.setAttribute('aria-pressed', String(on));
   if (!on) {
     ui.difficulty = null;
+    ui.noMap = false;
   }
   showLayer();
   vscodeApi.postMessage({ type: 'layer', difficulty: on });
@@ -495,7 +511,10 @@ function showLayer(): void {
   painter.setShades(active && ui.difficulty ? shades(ui.difficulty) : null);
   difficultyLegend.hidden = !active;
   difficultyRange.textContent = active && ui.difficulty ? rangeText(ui.difficulty) : '';
-  document.body.dataset.difficulty = active ? 'on' : ui.layer ? 'waiting' : 'off';
+  const none = ui.layer && ui.noMap && !!ui.replay;
+  difficultyNone.hidden = !none;
+  difficultyNone.textContent = none && ui.replay ? noMapText(ui.replay) : '';
+  document.body.dataset.difficulty = active ? 'on' : none ? 'none' : ui.layer ? 'waiting' : 'off';
   if (!active) {
     hideTip();
   }
