@@ -229,10 +229,14 @@ impl Background {
             let joined = tokio::select! {
                 joined = waiting.join_next() => joined,
                 Some((index, key, status)) = interim.recv() => {
-                    self.documents.with_open(uri, |open| {
+                    let recorded = self.documents.with_open(uri, |open| {
                         open.document.record_level_progress(index, &key, status)
                     });
-                    self.session.ask_client_to_refresh_hints();
+                    // A report that came after its result, or for a level since edited,
+                    // changed nothing shown.
+                    if recorded == Some(true) {
+                        self.session.ask_client_to_refresh_hints();
+                    }
                     continue;
                 }
                 () = &mut first_publish, if !published => {

@@ -111,23 +111,35 @@ impl Document {
             .collect()
     }
 
-    /// Records a solve's result for level `index`, if that level still has `key`.
-    pub fn record_level_solve(&mut self, index: usize, key: &LevelKey, status: LevelStatus) {
-        if self.level_keys.get(index).and_then(Option::as_ref) == Some(key) {
+    /// Records a solve's result for level `index`, if that level still has `key`;
+    /// whether it did.
+    pub fn record_level_solve(
+        &mut self,
+        index: usize,
+        key: &LevelKey,
+        status: LevelStatus,
+    ) -> bool {
+        let current = self.level_keys.get(index).and_then(Option::as_ref) == Some(key);
+        if current {
             Arc::make_mut(&mut self.level_statuses)[index] = status;
         }
+        current
     }
 
     /// Records what level `index`'s running search has found so far, if that level
-    /// still has `key` and its result is not in yet (a late report never hides it).
-    pub fn record_level_progress(&mut self, index: usize, key: &LevelKey, status: LevelStatus) {
+    /// still has `key` and its result is not in yet (a late report never hides it);
+    /// whether it did (else there is nothing new to show).
+    pub fn record_level_progress(
+        &mut self,
+        index: usize,
+        key: &LevelKey,
+        status: LevelStatus,
+    ) -> bool {
         let solving = self
             .level_statuses
             .get(index)
             .is_some_and(LevelStatus::is_solving);
-        if solving {
-            self.record_level_solve(index, key, status);
-        }
+        solving && self.record_level_solve(index, key, status)
     }
 
     /// The mazes whose solve is still to be looked up or waited for.
