@@ -20,6 +20,9 @@ pub struct Child {
     /// Walks before the push.
     pub walk: u32,
     pub bound: u32,
+    /// The areas of free floor that hold work after the push (see
+    /// [`Reach::busy_areas`]; fast search only, 0 otherwise).
+    pub areas: u32,
 }
 
 pub struct Expander {
@@ -72,6 +75,14 @@ impl Expander {
         self.matcher.bound(board, boxes)
     }
 
+    /// The areas of free floor that hold work in a position (see [`Reach::busy_areas`]).
+    pub fn busy_areas(&mut self, board: &Board, boxes: &[u16]) -> u32 {
+        self.place(boxes, BOX);
+        let count = self.after.busy_areas(board, &self.occupancy);
+        self.place(boxes, EMPTY);
+        count
+    }
+
     /// The normalised player cell of a position.
     pub fn region(&mut self, board: &Board, boxes: &[u16], player: usize) -> usize {
         self.place(boxes, BOX);
@@ -87,9 +98,9 @@ impl Expander {
     }
 
     /// Fills [`Expander::children`] with the pushes available from `boxes`/`player`.
-    /// `regions`: also work out each child's normalised player cell. `corrals`: keep
-    /// only the pushes of one PI corral's barrier, when there is one (see
-    /// [`Expander::pi_corral`]); returns whether that removed any push.
+    /// `regions`: also work out each child's normalised player cell and busy areas.
+    /// `corrals`: keep only the pushes of one PI corral's barrier, when there is one
+    /// (see [`Expander::pi_corral`]); returns whether that removed any push.
     pub fn expand(
         &mut self,
         board: &Board,
@@ -323,6 +334,11 @@ impl Expander {
         } else {
             from as u16
         };
+        let areas = if regions {
+            self.after.busy_areas(board, &self.occupancy)
+        } else {
+            0
+        };
         let side = board.step(from, dir ^ 1);
         let start = self.child_boxes.len();
         self.child_boxes.extend_from_slice(&self.scratch);
@@ -333,6 +349,7 @@ impl Expander {
             push: (from as u16, dir as u8),
             walk: self.reach.distance[side],
             bound,
+            areas,
         });
     }
 }
