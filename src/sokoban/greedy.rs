@@ -322,7 +322,7 @@ impl Frontier<'_> {
             (pushes, 0),
             bound as u16,
         );
-        let areas = self.expander.busy_areas(board, &m.boxes);
+        let areas = self.expander.busy_areas(board, &m.boxes, m.player);
         self.queue(id, bound, pushes, areas)
     }
 

@@ -54,15 +54,22 @@ impl Reach {
         smallest
     }
 
-    /// How many areas of free floor hold work: a goal inside, or a box off its goal
-    /// next to them (an area sealed by boxes on goals, with no goal in it, is left
-    /// out, so a filled goal room does not count). Overwrites the last search.
-    pub fn busy_areas(&mut self, board: &Board, occupancy: &[u8]) -> u32 {
+    /// How many areas of free floor the player cannot reach (`player` marks where it
+    /// can; every such area has a cell in `starts`) hold work: a goal inside, or a box
+    /// off its goal next to them. An area sealed by boxes on goals with no goal in it
+    /// does not count, so a filled goal room adds nothing. Overwrites the last search.
+    pub fn busy_areas(
+        &mut self,
+        board: &Board,
+        occupancy: &[u8],
+        starts: &[usize],
+        player: &Reach,
+    ) -> u32 {
         let generation = self.next_generation();
         let mut count = 0;
-        for start in 0..board.len() {
-            let unseen = self.stamp[start] != generation;
-            if unseen && board.floor[start] && occupancy[start] == EMPTY {
+        for &start in starts {
+            let unseen = self.stamp[start] != generation && !player.reached(start);
+            if unseen && occupancy[start] == EMPTY {
                 count += u32::from(self.flood_busy(board, occupancy, start));
             }
         }
