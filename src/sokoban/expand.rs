@@ -20,6 +20,9 @@ pub struct Child {
     /// Walks before the push.
     pub walk: u32,
     pub bound: u32,
+    /// The player's area and the areas it cannot reach that hold work, after the push
+    /// (see [`Reach::busy_areas`]; fast search only, 0 otherwise).
+    pub areas: u32,
 }
 
 pub struct Expander {
@@ -33,6 +36,11 @@ pub struct Expander {
     /// The smallest cell of the player's region in the position being expanded.
     smallest: usize,
     corrals: Corrals,
+    /// Scratch of the busy-area counts.
+    areas: Reach,
+    floor_cells: Vec<usize>,
+    /// The free cells the player cannot reach in the position being expanded.
+    unreached: Vec<usize>,
 }
 
 /// Scratch space of the PI-corral test: per cell, the stamp of the corral area it was
@@ -65,11 +73,31 @@ impl Expander {
                 cells: Vec::new(),
                 boxes: Vec::new(),
             },
+            areas: Reach::new(board.len()),
+            floor_cells: (0..board.len()).filter(|&c| board.floor[c]).collect(),
+            unreached: Vec::new(),
         }
     }
 
     pub fn bound(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
         self.matcher.bound(board, boxes)
+    }
+
+    /// The player's area and the areas it cannot reach that hold work, in a position
+    /// (see [`Reach::busy_areas`]).
+    pub fn busy_areas(&mut self, board: &Board, boxes: &[u16], player: usize) -> u32 {
+        self.place(boxes, BOX);
+        self.after.explore(board, &self.occupancy, player);
+        let count = self.areas_around_after(board);
+        self.place(boxes, EMPTY);
+        count
+    }
+
+    /// [`Expander::busy_areas`] of the position on the board, `after` explored from
+    /// the player.
+    fn areas_around_after(&mut self, board: &Board) -> u32 {
+        let (cells, player) = (&self.floor_cells, &self.after);
+        1 + self.areas.busy_areas(board, &self.occupancy, cells, player)
     }
 
     /// The normalised player cell of a position.
@@ -87,9 +115,9 @@ impl Expander {
     }
 
     /// Fills [`Expander::children`] with the pushes available from `boxes`/`player`.
-    /// `regions`: also work out each child's normalised player cell. `corrals`: keep
-    /// only the pushes of one PI corral's barrier, when there is one (see
-    /// [`Expander::pi_corral`]); returns whether that removed any push.
+    /// `regions`: also work out each child's normalised player cell and busy areas.
+    /// `corrals`: keep only the pushes of one PI corral's barrier, when there is one
+    /// (see [`Expander::pi_corral`]); returns whether that removed any push.
     pub fn expand(
         &mut self,
         board: &Board,
@@ -102,6 +130,9 @@ impl Expander {
         self.child_boxes.clear();
         self.place(boxes, BOX);
         self.smallest = self.reach.explore(board, &self.occupancy, player);
+        if regions {
+            self.note_unreached();
+        }
         self.matcher.prepare(board, boxes);
         for (index, &b) in boxes.iter().enumerate() {
             let from = usize::from(b);
@@ -127,6 +158,17 @@ impl Expander {
         let pruned = corrals && self.pi_corral(board, boxes);
         self.place(boxes, EMPTY);
         pruned
+    }
+
+    /// Lists the free cells the player cannot reach (`reach` explored): a push that
+    /// changes the player's region only locally leaves the other areas within them.
+    fn note_unreached(&mut self) {
+        self.unreached.clear();
+        for &c in &self.floor_cells {
+            if self.occupancy[c] == EMPTY && !self.reach.reached(c) {
+                self.unreached.push(c);
+            }
+        }
     }
 
     /// PI-corral pruning (Junghanns and Schaeffer). A corral is a connected area of
@@ -292,6 +334,32 @@ impl Expander {
         Some(self.smallest.min(from))
     }
 
+    /// The child's normalised player cell and busy areas ([`Expander::busy_areas`]),
+    /// the push (`from` to `to`, direction `dir`) shown on the board. When the player's
+    /// region changes only locally ([`Expander::region_after`]) the other areas are
+    /// within the parent's unreached cells, so only those are flooded.
+    fn region_and_areas(
+        &mut self,
+        board: &Board,
+        from: usize,
+        to: usize,
+        dir: usize,
+    ) -> (u16, u32) {
+        let local = self.region_after(board, from, to, dir);
+        let Some(cell) = local else {
+            let cell = self.after.explore(board, &self.occupancy, from);
+            return (cell as u16, self.areas_around_after(board));
+        };
+        let areas = 1 + self
+            .areas
+            .busy_areas(board, &self.occupancy, &self.unreached, &self.reach);
+        debug_assert!({
+            let full = self.after.explore(board, &self.occupancy, from);
+            full == cell && self.areas_around_after(board) == areas
+        });
+        (cell as u16, areas)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn consider(
         &mut self,
@@ -312,16 +380,10 @@ impl Expander {
         let Some(bound) = bound else {
             return;
         };
-        let region = if regions {
-            let local = self.region_after(board, from, to, dir);
-            debug_assert!(local
-                .is_none_or(|cell| { cell == self.after.explore(board, &self.occupancy, from) }));
-            match local {
-                Some(cell) => cell as u16,
-                None => self.after.explore(board, &self.occupancy, from) as u16,
-            }
+        let (region, areas) = if regions {
+            self.region_and_areas(board, from, to, dir)
         } else {
-            from as u16
+            (from as u16, 0)
         };
         let side = board.step(from, dir ^ 1);
         let start = self.child_boxes.len();
@@ -333,6 +395,7 @@ impl Expander {
             push: (from as u16, dir as u8),
             walk: self.reach.distance[side],
             bound,
+            areas,
         });
     }
 }

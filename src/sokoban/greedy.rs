@@ -28,6 +28,23 @@ pub enum Greedy {
 /// to dive, small enough that among near-equal bounds shorter paths come first.
 const WEIGHT: u64 = 5;
 
+/// What each area of free floor that holds work, beyond the first, adds to the
+/// priority: FESS's connectivity feature. A position whose boxes cut the floor into
+/// separate busy areas needs pushes to open them again, which the matching bound does
+/// not see; fewer areas first. 10 (two bound units) measured best of 5, 10, 15 and 30.
+const AREA_WEIGHT: u64 = 10;
+
+/// The priority of a position: `WEIGHT · bound + pushes`, plus [`AREA_WEIGHT`] per busy
+/// area beyond the first.
+fn priority(weighted: u64, areas: u32) -> u64 {
+    weighted + AREA_WEIGHT * u64::from(areas.saturating_sub(1))
+}
+
+/// The second key: among equal priorities fewer busy areas first, then the smaller bound.
+fn tie(bound: u32, areas: u32) -> u32 {
+    (areas.min(0xffff) << 16) | bound.min(0xffff)
+}
+
 /// The heap's last key: among equal priorities and bounds the newest position comes
 /// first (a dive on ties, instead of the oldest first).
 fn newest_first(id: u32) -> u32 {
@@ -132,13 +149,18 @@ fn best_first(
             None => frontier.expand(board, &position, at, None, pruned),
         };
         if let Some(id) = found {
+            // The positions to the first solution, exact (not rounded to a report).
+            on_event(Event::Progress(Progress {
+                positions: table.len() as u64,
+                lower_bound: bound,
+            }));
             return Greedy::Found(table.pushes_to(id));
         }
     }
     Greedy::Exhausted
 }
 
-/// The open list: (priority, bound, [`newest_first`] of the node), smallest first.
+/// The open list: (priority, [`tie`], [`newest_first`] of the node), smallest first.
 type Open = BinaryHeap<Reverse<(u64, u32, u32)>>;
 
 /// The pruning pass's plans and tests; the complete search has none.
@@ -268,7 +290,7 @@ impl Frontier<'_> {
             (pushes, 0),
             child.bound as u16,
         );
-        self.queue(id, child.bound, pushes)
+        self.queue(id, child.bound, pushes, child.areas)
     }
 
     /// Stores the macro's last position as a child of the node (its earlier positions
@@ -300,16 +322,19 @@ impl Frontier<'_> {
             (pushes, 0),
             bound as u16,
         );
-        self.queue(id, bound, pushes)
+        let areas = self.expander.busy_areas(board, &m.boxes, m.player);
+        self.queue(id, bound, pushes, areas)
     }
 
-    /// Queues a stored child; returns it when it is solved.
-    fn queue(&mut self, id: u32, bound: u32, pushes: u32) -> Option<u32> {
+    /// Queues a stored child (`areas`: its areas of free floor that hold work); returns
+    /// it when it is solved.
+    fn queue(&mut self, id: u32, bound: u32, pushes: u32, areas: u32) -> Option<u32> {
         if bound == 0 {
             return Some(id);
         }
-        let priority = WEIGHT * u64::from(bound) + u64::from(pushes);
-        self.open.push(Reverse((priority, bound, newest_first(id))));
+        let priority = priority(WEIGHT * u64::from(bound) + u64::from(pushes), areas);
+        self.open
+            .push(Reverse((priority, tie(bound, areas), newest_first(id))));
         None
     }
 }

@@ -7,7 +7,10 @@
 //! the parent each child's bound is one Hungarian phase ([`Matcher::bound_moved`]):
 //! the parent's potentials stay feasible for every other row, the moved box's row is
 //! unassigned and re-added. Exact (the same value as a full solve) when boxes and goals
-//! are as many; otherwise a full solve.
+//! are as many; otherwise a full solve. The parent itself starts from the last prepared
+//! position the same way: its rows whose box did not move keep their potentials and
+//! goals, and only the moved boxes' rows are re-added (the search pops a child of the
+//! last expanded position most of the time, so that is one or two phases, not n).
 
 use super::board::{Board, FAR};
 
@@ -20,12 +23,21 @@ pub struct Matcher {
     way: Vec<usize>,
     min: Vec<i32>,
     used: Vec<bool>,
-    /// The prepared parent: its rows' costs, potentials and assignment, when every
+    /// The last prepared parent: its rows' costs, potentials and assignment, when every
     /// goal has a box ([`Matcher::prepare`]).
     base: Option<Base>,
+    /// Whether `cost` holds `base`'s rows, as [`Matcher::bound_moved`] needs (a full
+    /// solve in between overwrites them; `base` still serves the next warm start).
+    base_ready: bool,
+    /// Scratch of the warm start: per row of `base`, the row of the same box now, or 0.
+    remap: Vec<usize>,
+    /// Scratch of the warm start: the rows of boxes that moved.
+    moved: Vec<usize>,
 }
 
 struct Base {
+    /// The boxes, in row order.
+    boxes: Vec<u16>,
     cost: Vec<i32>,
     u: Vec<i32>,
     v: Vec<i32>,
@@ -34,6 +46,9 @@ struct Base {
 
 /// Stands for an impossible pairing: larger than any sum of real distances.
 const INFINITE: i32 = 1 << 24;
+
+/// Column potentials below minus this are reset by a full solve (see [`Matcher::prepare`]).
+const DRIFT: i32 = 1 << 28;
 
 impl Matcher {
     pub fn new() -> Matcher {
@@ -46,28 +61,105 @@ impl Matcher {
             min: Vec::new(),
             used: Vec::new(),
             base: None,
+            base_ready: false,
+            remap: Vec::new(),
+            moved: Vec::new(),
         }
     }
 
-    /// Solves the parent `boxes` and keeps its potentials for [`Matcher::bound_moved`].
+    /// Solves the parent `boxes` and keeps its potentials for [`Matcher::bound_moved`];
+    /// when boxes and goals are as many, warm-started from the last prepared parent.
     pub fn prepare(&mut self, board: &Board, boxes: &[u16]) {
         let n = boxes.len();
         let m = board.goals.len();
         let mut base = self.base.take();
-        if n == 0 || n != m || self.bound(board, boxes).is_none() {
+        self.base_ready = false;
+        if n == 0 || n != m {
+            return;
+        }
+        // Potentials drift down over many warm starts: far below the costs' range, a
+        // full solve starts them afresh before any sum could overflow.
+        let warm = |b: &&Base| b.boxes.len() == n && b.v.iter().all(|&v| v > -DRIFT);
+        let bound = match base.as_ref().filter(warm) {
+            Some(last) => self.warm_start(board, boxes, last),
+            None => self.bound(board, boxes),
+        };
+        debug_assert_eq!(bound, Matcher::new().bound(board, boxes));
+        if bound.is_none() {
             return;
         }
         let b = base.get_or_insert_with(|| Base {
+            boxes: Vec::new(),
             cost: Vec::new(),
             u: Vec::new(),
             v: Vec::new(),
             owner: Vec::new(),
         });
+        b.boxes.clear();
+        b.boxes.extend_from_slice(boxes);
         b.cost.clone_from(&self.cost);
         b.u.clone_from(&self.u);
         b.v.clone_from(&self.v);
         b.owner.clone_from(&self.owner);
         self.base = base;
+        self.base_ready = true;
+    }
+
+    /// The bound of `boxes` (as many as goals, sorted as `last.boxes` are) from `last`'s
+    /// solution: the rows of boxes that stayed keep their potentials and goals (their
+    /// costs are the same, so the potentials stay feasible and their edges tight), every
+    /// column keeps its potential (all at most 0, so a new row's 0 is feasible), and the
+    /// rows of moved boxes are added by one phase each. The result is optimal as a full
+    /// solve is.
+    fn warm_start(&mut self, board: &Board, boxes: &[u16], last: &Base) -> Option<u32> {
+        let n = boxes.len();
+        let m = board.goals.len();
+        self.fill_costs(board, boxes);
+        self.u.clear();
+        self.u.resize(n + 1, 0);
+        self.v.clone_from(&last.v);
+        self.way.clear();
+        self.way.resize(m + 1, 0);
+        self.remap.clear();
+        self.remap.resize(n + 1, 0);
+        self.moved.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < n {
+            match last.boxes.get(j).map(|b| boxes[i].cmp(b)) {
+                Some(std::cmp::Ordering::Equal) => {
+                    self.remap[j + 1] = i + 1;
+                    self.u[i + 1] = last.u[j + 1];
+                    i += 1;
+                    j += 1;
+                }
+                Some(std::cmp::Ordering::Greater) => j += 1,
+                _ => {
+                    self.moved.push(i + 1);
+                    i += 1;
+                }
+            }
+        }
+        self.owner.clear();
+        self.owner.resize(m + 1, 0);
+        for col in 1..=m {
+            self.owner[col] = self.remap[last.owner[col]];
+        }
+        for k in 0..self.moved.len() {
+            self.phase(self.moved[k], m);
+        }
+        let total = self.total(m);
+        (total < INFINITE).then_some(total as u32)
+    }
+
+    /// The cost rows of `boxes`: push distances, [`INFINITE`] for "never".
+    fn fill_costs(&mut self, board: &Board, boxes: &[u16]) {
+        self.cost.clear();
+        for &b in boxes {
+            for &d in board.goal_distances(usize::from(b)) {
+                self.cost
+                    .push(if d == FAR { INFINITE } else { i32::from(d) });
+            }
+        }
     }
 
     /// The bound of the prepared parent with its box `index` (in the order given to
@@ -80,6 +172,9 @@ impl Matcher {
         index: usize,
         to: usize,
     ) -> Option<u32> {
+        if !self.base_ready {
+            return self.bound(board, boxes);
+        }
         let Some(base) = self.base.take() else {
             return self.bound(board, boxes);
         };
@@ -116,7 +211,7 @@ impl Matcher {
     /// by the others (a bipartite deadlock).
     pub fn bound(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
         // The cost rows are rebuilt: a prepared parent's no longer stand.
-        self.base = None;
+        self.base_ready = false;
         let n = boxes.len();
         let m = board.goals.len();
         if n > m {
@@ -125,13 +220,7 @@ impl Matcher {
         if n == 0 {
             return Some(0);
         }
-        self.cost.clear();
-        for &b in boxes {
-            for &d in board.goal_distances(usize::from(b)) {
-                self.cost
-                    .push(if d == FAR { INFINITE } else { i32::from(d) });
-            }
-        }
+        self.fill_costs(board, boxes);
         let total = self.assign(n, m);
         (total < INFINITE).then_some(total as u32)
     }

@@ -1,6 +1,7 @@
 //! Where the player can walk between pushes: a breadth-first search over floor cells
-//! free of boxes. Marks are stamped with a generation number so no search clears an
-//! array.
+//! free of boxes; also the count of the separate areas that hold work (the fast
+//! search's connectivity feature). Marks are stamped with a generation number so no
+//! search clears an array.
 
 use super::board::Board;
 use super::freeze::EMPTY;
@@ -29,12 +30,7 @@ impl Reach {
     /// [`Reach::distance`] describe the region. Returns its smallest cell (the normalised
     /// player position).
     pub fn explore(&mut self, board: &Board, occupancy: &[u8], from: usize) -> usize {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-        let generation = self.generation;
+        let generation = self.next_generation();
         self.queue.clear();
         self.queue.push(from);
         self.stamp[from] = generation;
@@ -56,6 +52,63 @@ impl Reach {
             }
         }
         smallest
+    }
+
+    /// How many areas of free floor the player cannot reach (`player` marks where it
+    /// can; every such area has a cell in `starts`) hold work: a goal inside, or a box
+    /// off its goal next to them. An area sealed by boxes on goals with no goal in it
+    /// does not count, so a filled goal room adds nothing. Overwrites the last search.
+    pub fn busy_areas(
+        &mut self,
+        board: &Board,
+        occupancy: &[u8],
+        starts: &[usize],
+        player: &Reach,
+    ) -> u32 {
+        let generation = self.next_generation();
+        let mut count = 0;
+        for &start in starts {
+            let unseen = self.stamp[start] != generation && !player.reached(start);
+            if unseen && occupancy[start] == EMPTY {
+                count += u32::from(self.flood_busy(board, occupancy, start));
+            }
+        }
+        count
+    }
+
+    /// Stamps the free area at `start`; whether it holds work (see [`Reach::busy_areas`]).
+    fn flood_busy(&mut self, board: &Board, occupancy: &[u8], start: usize) -> bool {
+        let generation = self.generation;
+        let mut busy = false;
+        self.stamp[start] = generation;
+        self.queue.clear();
+        self.queue.push(start);
+        while let Some(cell) = self.queue.pop() {
+            busy |= board.goal[cell];
+            for dir in 0..4 {
+                let to = board.step(cell, dir);
+                if !board.floor[to] {
+                    continue;
+                }
+                if occupancy[to] != EMPTY {
+                    busy |= !board.goal[to];
+                } else if self.stamp[to] != generation {
+                    self.stamp[to] = generation;
+                    self.queue.push(to);
+                }
+            }
+        }
+        busy
+    }
+
+    /// A fresh stamp: no cell is marked with it yet.
+    fn next_generation(&mut self) -> u32 {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        self.generation
     }
 
     #[inline]
