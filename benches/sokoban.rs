@@ -6,8 +6,8 @@
 //!
 //! Environment: `BOXLS_SOKOBAN_BENCH=microban,sasquatch,xsokoban` (collections, default
 //! all), `BOXLS_SOKOBAN_MODES=fast,optimal`, `BOXLS_SOKOBAN_LIMIT=10` (seconds per
-//! level), `BOXLS_SOKOBAN_PEER=0` (skip soukoban), `BOXLS_SOKOBAN_LEVELS=1-20` (a
-//! range, 1-based), `BOXLS_SOKOBAN_XSOKOBAN_60=1` (also XSokoban, fast mode, 60 s, both
+//! level), `BOXLS_SOKOBAN_PEER=0` (skip soukoban), `BOXLS_SOKOBAN_LEVELS=1-20,25` (ranges
+//! and levels, 1-based), `BOXLS_SOKOBAN_XSOKOBAN_60=1` (also XSokoban, fast mode, 60 s, both
 //! solvers). One search at a time on one core; the machine is shared, so times are noisy.
 //! Each level's line and each table also give the positions our search stored, as last
 //! reported by its progress events (every 32,768 expansions): a count that does not
@@ -44,6 +44,9 @@ struct Run {
     optimal_pushes: Option<u32>,
     /// Positions searched as last reported (every 32,768 expansions; ours only).
     positions: u64,
+    /// Seconds of processor time the search thread used (ours only): steadier than the
+    /// clock on a shared machine.
+    cpu: f64,
 }
 
 #[derive(Default)]
@@ -53,6 +56,7 @@ struct Tally {
     seconds: f64,
     peak_rss: u64,
     positions: u64,
+    cpu: f64,
 }
 
 impl Tally {
@@ -66,7 +70,25 @@ impl Tally {
         self.seconds += run.seconds;
         self.peak_rss = self.peak_rss.max(run.peak_rss);
         self.positions += run.positions;
+        self.cpu += run.cpu;
     }
+}
+
+/// Processor seconds this thread has used (Linux; 0 elsewhere), in clock ticks of 10 ms.
+fn thread_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    // The fields after the command name (which may hold spaces) end with `)`.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let tick = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (tick(11) + tick(12)) / 100.0
 }
 
 fn env(name: &str) -> Option<String> {
@@ -100,6 +122,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
     let improve = env("BOXLS_SOKOBAN_IMPROVE").is_some();
     reset_peak();
     let start = Instant::now();
+    let cpu_start = thread_cpu();
     let mut first: Option<f64> = None;
     let mut positions = 0;
     let (outcome, _) = sokoban::solve_measured(puzzle, mode, &limits, &stop, &mut |event| {
@@ -114,6 +137,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
         }
     });
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = thread_cpu() - cpu_start;
     let found = match &outcome {
         Outcome::Solved(s) => Some(s),
         Outcome::Unknown { best, .. } => best.as_ref(),
@@ -126,6 +150,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
             peak_rss: peak_rss(),
             optimal_pushes: None,
             positions,
+            cpu,
         };
     };
     let replay = sokoban::replay(puzzle, &s.lurd);
@@ -144,6 +169,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
         peak_rss: peak_rss(),
         optimal_pushes: s.optimal.then_some(s.pushes),
         positions,
+        cpu,
     }
 }
 
@@ -214,6 +240,7 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
                 peak_rss: peak,
                 optimal_pushes: optimal,
                 positions: 0,
+                cpu: 0.0,
             }
         }
         _ => Run {
@@ -222,18 +249,27 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
             peak_rss: peak,
             optimal_pushes: None,
             positions: 0,
+            cpu: 0.0,
         },
     }
 }
 
-fn level_range(count: usize) -> std::ops::Range<usize> {
+/// The levels chosen by `BOXLS_SOKOBAN_LEVELS` (0-based): ranges `first-last` or single
+/// levels, 1-based, separated by commas; all when unset.
+fn chosen_levels(count: usize) -> Vec<usize> {
     let Some(spec) = env("BOXLS_SOKOBAN_LEVELS") else {
-        return 0..count;
+        return (0..count).collect();
     };
-    let (low, high) = spec.split_once('-').unwrap_or((&spec, &spec));
-    let low: usize = low.parse().expect("BOXLS_SOKOBAN_LEVELS: first-last");
-    let high: usize = high.parse().expect("BOXLS_SOKOBAN_LEVELS: first-last");
-    low.max(1) - 1..high.min(count)
+    let mut chosen = Vec::new();
+    for part in spec.split(',') {
+        let (low, high) = part.split_once('-').unwrap_or((part, part));
+        let low: usize = low.parse().expect("BOXLS_SOKOBAN_LEVELS: first-last,level");
+        let high: usize = high
+            .parse()
+            .expect("BOXLS_SOKOBAN_LEVELS: first-last,level");
+        chosen.extend(low.max(1) - 1..high.min(count));
+    }
+    chosen
 }
 
 fn mib(bytes: u64) -> String {
@@ -243,19 +279,16 @@ fn mib(bytes: u64) -> String {
 fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer: bool) {
     let (mut mine, mut theirs) = (Tally::default(), Tally::default());
     let (mut both_optimal, mut equal_pushes) = (0, 0);
-    for (index, puzzle) in levels
-        .iter()
-        .enumerate()
-        .skip(level_range(levels.len()).start)
-        .take(level_range(levels.len()).len())
-    {
+    for index in chosen_levels(levels.len()) {
+        let puzzle = &levels[index];
         let a = ours(puzzle, mode, limit);
         mine.add(&a);
         let mut line = format!(
-            "  {name} {mode:?} level {}: boxls {} ({}k positions)",
+            "  {name} {mode:?} level {}: boxls {} ({}k positions, cpu {:.2}s)",
             index + 1,
             a.solved_in.map_or("-".to_string(), |t| format!("{t:.2}s")),
-            a.positions / 1000
+            a.positions / 1000,
+            a.cpu
         );
         if with_peer {
             let b = peer(puzzle, mode, limit);
@@ -289,9 +322,10 @@ fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer
     println!("|---|---|---|---|---|---|---|");
     row("boxls", &mine);
     println!(
-        "boxls positions searched (as last reported, 32,768 at a time): {}k in {:.1} s",
+        "boxls positions searched (as last reported, 32,768 at a time): {}k in {:.1} s ({:.1} s of processor time)",
         mine.positions / 1000,
-        mine.seconds
+        mine.seconds,
+        mine.cpu
     );
     if with_peer {
         row("soukoban 0.1.5", &theirs);
