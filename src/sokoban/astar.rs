@@ -56,7 +56,7 @@ pub fn search(
 ) -> Exact {
     let zobrist = Zobrist::new(board.len());
     let mut expander = Expander::new(board);
-    let mut corrals = Corrals::new(board);
+    let mut corrals = Corrals::with_cap(board, 100);
     let mut table = Table::new(boxes.len());
     let mut fewest = Fewest::new(boxes.len());
     if let Some(why) = budget.exceeded(table.bytes()) {

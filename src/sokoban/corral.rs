@@ -60,6 +60,8 @@ pub struct Corrals {
     /// Sub-search positions to expand: the boxes, then the player's cell.
     stack: Vec<u16>,
     boxes: Vec<u16>,
+    /// Positions a sub-search may expand ([`SUB_POSITIONS`] unless chosen).
+    cap: usize,
 }
 
 /// Cells a [`Key`] holds: a barrier at its largest, the player's region and the area.
@@ -122,7 +124,13 @@ impl Hasher for KeyHasher {
 
 impl Corrals {
     pub fn new(board: &Board) -> Corrals {
+        Corrals::with_cap(board, SUB_POSITIONS)
+    }
+
+    /// Sub-searches that give up after `cap` positions.
+    pub fn with_cap(board: &Board, cap: usize) -> Corrals {
         Corrals {
+            cap,
             occupancy: vec![EMPTY; board.len()],
             reach: Reach::new(board.len()),
             sub_reach: Reach::new(board.len()),
@@ -352,7 +360,7 @@ impl Corrals {
             .iter()
             .any(|&c| self.sub_reach.reached(c));
         // A key that does not fit cannot be marked seen: give up (not lost).
-        let done = if entered || *expanded >= SUB_POSITIONS || key.is_none() {
+        let done = if entered || *expanded >= self.cap || key.is_none() {
             true
         } else if !key.is_some_and(|k| self.seen.insert(k)) {
             false
