@@ -42,6 +42,9 @@ struct Run {
     peak_rss: u64,
     /// Pushes, when the solver claims push-optimality.
     optimal_pushes: Option<u32>,
+    /// The moves of that solution (soukoban's push-optimal strategy does not minimise
+    /// them; ours must be no more whenever the pushes are equal).
+    moves: u32,
     /// Positions searched as last reported (every 32,768 expansions; ours only).
     positions: u64,
     /// Seconds of processor time the search thread used (ours only): steadier than the
@@ -149,6 +152,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
             seconds,
             peak_rss: peak_rss(),
             optimal_pushes: None,
+            moves: 0,
             positions,
             cpu,
         };
@@ -168,6 +172,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
         seconds,
         peak_rss: peak_rss(),
         optimal_pushes: s.optimal.then_some(s.pushes),
+        moves: s.moves,
         positions,
         cpu,
     }
@@ -230,7 +235,7 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
     match result {
         Ok(Ok(lurd)) => {
             let replay = sokoban::replay(puzzle, &lurd);
-            let Ok((pushes, _, true)) = replay else {
+            let Ok((pushes, moves, true)) = replay else {
                 panic!("soukoban's solution does not replay: {replay:?}");
             };
             let optimal = (mode == Mode::Optimal).then_some(pushes);
@@ -239,6 +244,7 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
                 seconds,
                 peak_rss: peak,
                 optimal_pushes: optimal,
+                moves,
                 positions: 0,
                 cpu: 0.0,
             }
@@ -248,6 +254,7 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
             seconds: seconds.min(limit.as_secs_f64()),
             peak_rss: peak,
             optimal_pushes: None,
+            moves: 0,
             positions: 0,
             cpu: 0.0,
         },
@@ -279,6 +286,7 @@ fn mib(bytes: u64) -> String {
 fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer: bool) {
     let (mut mine, mut theirs) = (Tally::default(), Tally::default());
     let (mut both_optimal, mut equal_pushes) = (0, 0);
+    let (mut moves_no_more, mut fewer_moves) = (0, 0);
     for index in chosen_levels(levels.len()) {
         let puzzle = &levels[index];
         let a = ours(puzzle, mode, limit);
@@ -297,6 +305,12 @@ fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer
                 both_optimal += 1;
                 if p == q {
                     equal_pushes += 1;
+                    if a.moves <= b.moves {
+                        moves_no_more += 1;
+                    } else {
+                        line.push_str(&format!(" MORE MOVES {} vs {}", a.moves, b.moves));
+                    }
+                    fewer_moves += usize::from(a.moves < b.moves);
                 } else {
                     line.push_str(&format!(" PUSHES DIFFER {p} vs {q}"));
                 }
@@ -330,7 +344,7 @@ fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer
     if with_peer {
         row("soukoban 0.1.5", &theirs);
         println!(
-            "ratio solved ≤ {limit_s} s boxls/soukoban: {}/{}; both claim push-optimal on {both_optimal}, equal pushes on {equal_pushes}",
+            "ratio solved ≤ {limit_s} s boxls/soukoban: {}/{}; both claim push-optimal on {both_optimal}, equal pushes on {equal_pushes}; of those, boxls's moves no more on {moves_no_more}, fewer on {fewer_moves}",
             mine.within_limit, theirs.within_limit
         );
     }
