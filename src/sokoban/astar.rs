@@ -37,6 +37,11 @@ use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 use super::{Event, Progress, Unknown};
 
+/// Positions a corral sub-search may expand here: on Microban's hard levels no corral
+/// proved lost needed more, and those that run to the cap cost less (400 in the fast
+/// search).
+const CORRAL_POSITIONS: usize = 100;
+
 pub enum Exact {
     /// The pushes of an optimal solution cheaper than the incumbent.
     Found(Vec<(usize, usize)>),
@@ -56,7 +61,7 @@ pub fn search(
 ) -> Exact {
     let zobrist = Zobrist::new(board.len());
     let mut expander = Expander::new(board);
-    let mut corrals = Corrals::with_cap(board, 100);
+    let mut corrals = Corrals::with_cap(board, CORRAL_POSITIONS);
     let mut table = Table::new(boxes.len());
     let mut fewest = Fewest::new(boxes.len());
     if let Some(why) = budget.exceeded(table.bytes()) {
