@@ -6,8 +6,8 @@
 //!
 //! Environment: `BOXLS_SOKOBAN_BENCH=microban,sasquatch,xsokoban` (collections, default
 //! all), `BOXLS_SOKOBAN_MODES=fast,optimal`, `BOXLS_SOKOBAN_LIMIT=10` (seconds per
-//! level), `BOXLS_SOKOBAN_PEER=0` (skip soukoban), `BOXLS_SOKOBAN_LEVELS=1-20` (a
-//! range, 1-based), `BOXLS_SOKOBAN_XSOKOBAN_60=1` (also XSokoban, fast mode, 60 s, both
+//! level), `BOXLS_SOKOBAN_PEER=0` (skip soukoban), `BOXLS_SOKOBAN_LEVELS=1-20,25` (ranges
+//! and levels, 1-based), `BOXLS_SOKOBAN_XSOKOBAN_60=1` (also XSokoban, fast mode, 60 s, both
 //! solvers). One search at a time on one core; the machine is shared, so times are noisy.
 //! Each level's line and each table also give the positions our search stored, as last
 //! reported by its progress events (every 32,768 expansions): a count that does not
@@ -42,8 +42,14 @@ struct Run {
     peak_rss: u64,
     /// Pushes, when the solver claims push-optimality.
     optimal_pushes: Option<u32>,
+    /// The moves of that solution (soukoban's push-optimal strategy does not minimise
+    /// them; ours must be no more whenever the pushes are equal).
+    moves: u32,
     /// Positions searched as last reported (every 32,768 expansions; ours only).
     positions: u64,
+    /// Seconds of processor time the search thread used (ours only): steadier than the
+    /// clock on a shared machine.
+    cpu: f64,
 }
 
 #[derive(Default)]
@@ -53,6 +59,7 @@ struct Tally {
     seconds: f64,
     peak_rss: u64,
     positions: u64,
+    cpu: f64,
 }
 
 impl Tally {
@@ -66,7 +73,25 @@ impl Tally {
         self.seconds += run.seconds;
         self.peak_rss = self.peak_rss.max(run.peak_rss);
         self.positions += run.positions;
+        self.cpu += run.cpu;
     }
+}
+
+/// Processor seconds this thread has used (Linux; 0 elsewhere), in clock ticks of 10 ms.
+fn thread_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    // The fields after the command name (which may hold spaces) end with `)`.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let tick = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (tick(11) + tick(12)) / 100.0
 }
 
 fn env(name: &str) -> Option<String> {
@@ -100,6 +125,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
     let improve = env("BOXLS_SOKOBAN_IMPROVE").is_some();
     reset_peak();
     let start = Instant::now();
+    let cpu_start = thread_cpu();
     let mut first: Option<f64> = None;
     let mut positions = 0;
     let (outcome, _) = sokoban::solve_measured(puzzle, mode, &limits, &stop, &mut |event| {
@@ -114,6 +140,7 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
         }
     });
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = thread_cpu() - cpu_start;
     let found = match &outcome {
         Outcome::Solved(s) => Some(s),
         Outcome::Unknown { best, .. } => best.as_ref(),
@@ -125,7 +152,9 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
             seconds,
             peak_rss: peak_rss(),
             optimal_pushes: None,
+            moves: 0,
             positions,
+            cpu,
         };
     };
     let replay = sokoban::replay(puzzle, &s.lurd);
@@ -143,7 +172,9 @@ fn ours(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
         seconds,
         peak_rss: peak_rss(),
         optimal_pushes: s.optimal.then_some(s.pushes),
+        moves: s.moves,
         positions,
+        cpu,
     }
 }
 
@@ -204,7 +235,7 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
     match result {
         Ok(Ok(lurd)) => {
             let replay = sokoban::replay(puzzle, &lurd);
-            let Ok((pushes, _, true)) = replay else {
+            let Ok((pushes, moves, true)) = replay else {
                 panic!("soukoban's solution does not replay: {replay:?}");
             };
             let optimal = (mode == Mode::Optimal).then_some(pushes);
@@ -213,7 +244,9 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
                 seconds,
                 peak_rss: peak,
                 optimal_pushes: optimal,
+                moves,
                 positions: 0,
+                cpu: 0.0,
             }
         }
         _ => Run {
@@ -221,19 +254,29 @@ fn peer(puzzle: &Puzzle, mode: Mode, limit: Duration) -> Run {
             seconds: seconds.min(limit.as_secs_f64()),
             peak_rss: peak,
             optimal_pushes: None,
+            moves: 0,
             positions: 0,
+            cpu: 0.0,
         },
     }
 }
 
-fn level_range(count: usize) -> std::ops::Range<usize> {
+/// The levels chosen by `BOXLS_SOKOBAN_LEVELS` (0-based): ranges `first-last` or single
+/// levels, 1-based, separated by commas; all when unset.
+fn chosen_levels(count: usize) -> Vec<usize> {
     let Some(spec) = env("BOXLS_SOKOBAN_LEVELS") else {
-        return 0..count;
+        return (0..count).collect();
     };
-    let (low, high) = spec.split_once('-').unwrap_or((&spec, &spec));
-    let low: usize = low.parse().expect("BOXLS_SOKOBAN_LEVELS: first-last");
-    let high: usize = high.parse().expect("BOXLS_SOKOBAN_LEVELS: first-last");
-    low.max(1) - 1..high.min(count)
+    let mut chosen = Vec::new();
+    for part in spec.split(',') {
+        let (low, high) = part.split_once('-').unwrap_or((part, part));
+        let low: usize = low.parse().expect("BOXLS_SOKOBAN_LEVELS: first-last,level");
+        let high: usize = high
+            .parse()
+            .expect("BOXLS_SOKOBAN_LEVELS: first-last,level");
+        chosen.extend(low.max(1) - 1..high.min(count));
+    }
+    chosen
 }
 
 fn mib(bytes: u64) -> String {
@@ -243,19 +286,17 @@ fn mib(bytes: u64) -> String {
 fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer: bool) {
     let (mut mine, mut theirs) = (Tally::default(), Tally::default());
     let (mut both_optimal, mut equal_pushes) = (0, 0);
-    for (index, puzzle) in levels
-        .iter()
-        .enumerate()
-        .skip(level_range(levels.len()).start)
-        .take(level_range(levels.len()).len())
-    {
+    let (mut moves_no_more, mut fewer_moves) = (0, 0);
+    for index in chosen_levels(levels.len()) {
+        let puzzle = &levels[index];
         let a = ours(puzzle, mode, limit);
         mine.add(&a);
         let mut line = format!(
-            "  {name} {mode:?} level {}: boxls {} ({}k positions)",
+            "  {name} {mode:?} level {}: boxls {} ({}k positions, cpu {:.2}s)",
             index + 1,
             a.solved_in.map_or("-".to_string(), |t| format!("{t:.2}s")),
-            a.positions / 1000
+            a.positions / 1000,
+            a.cpu
         );
         if with_peer {
             let b = peer(puzzle, mode, limit);
@@ -264,6 +305,12 @@ fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer
                 both_optimal += 1;
                 if p == q {
                     equal_pushes += 1;
+                    if a.moves <= b.moves {
+                        moves_no_more += 1;
+                    } else {
+                        line.push_str(&format!(" MORE MOVES {} vs {}", a.moves, b.moves));
+                    }
+                    fewer_moves += usize::from(a.moves < b.moves);
                 } else {
                     line.push_str(&format!(" PUSHES DIFFER {p} vs {q}"));
                 }
@@ -289,14 +336,15 @@ fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer
     println!("|---|---|---|---|---|---|---|");
     row("boxls", &mine);
     println!(
-        "boxls positions searched (as last reported, 32,768 at a time): {}k in {:.1} s",
+        "boxls positions searched (as last reported, 32,768 at a time): {}k in {:.1} s ({:.1} s of processor time)",
         mine.positions / 1000,
-        mine.seconds
+        mine.seconds,
+        mine.cpu
     );
     if with_peer {
         row("soukoban 0.1.5", &theirs);
         println!(
-            "ratio solved ≤ {limit_s} s boxls/soukoban: {}/{}; both claim push-optimal on {both_optimal}, equal pushes on {equal_pushes}",
+            "ratio solved ≤ {limit_s} s boxls/soukoban: {}/{}; both claim push-optimal on {both_optimal}, equal pushes on {equal_pushes}; of those, boxls's moves no more on {moves_no_more}, fewer on {fewer_moves}",
             mine.within_limit, theirs.within_limit
         );
     }

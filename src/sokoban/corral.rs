@@ -1,5 +1,5 @@
-//! Corral deadlocks for the fast search: a bounded sub-search on the boxes around an
-//! area the player cannot reach, every other box taken off the board.
+//! Corral deadlocks: a bounded sub-search on the boxes around an area the player cannot
+//! reach, every other box taken off the board; "lost" is a proof, so both searches use it.
 //!
 //! A corral is a connected area of empty floor the player cannot reach; its barrier,
 //! the boxes next to it. Taking the other boxes away only frees the player and the
@@ -8,8 +8,9 @@
 //! sub-search runs out of positions before the player gets into the area or the
 //! barrier boxes are all on goals, the position is lost. Its positions are pruned only
 //! as the full search's are (dead squares, freeze deadlocks, the matching bound of the
-//! barrier boxes), so the test is sound, but its visited set keeps hashes only; the
-//! caller counts it as pruning all the same. Only the corrals next to the box just
+//! barrier boxes), and its visited set and the cache compare positions in full (the
+//! hash only places them), so "lost" is a proof: the optimal search may drop the
+//! position without losing optimality. Only the corrals next to the box just
 //! pushed are tested (the others were the parent's): each area alone, then merged with
 //! the other unreachable areas next to its barrier (more boxes kept, so more often lost;
 //! only getting into the first area counts). Results are cached by the barrier, the
@@ -38,7 +39,10 @@ const MAX_CACHED: usize = 1 << 20;
 
 pub struct Corrals {
     occupancy: Vec<u8>,
+    /// Where the player walks in the position tested (read while its areas are found).
     reach: Reach,
+    /// Where the player walks in a sub-problem (kept apart, so `reach` stays valid).
+    sub_reach: Reach,
     /// Per cell: the stamp of the area it was last flooded into.
     area: Vec<u32>,
     generation: u32,
@@ -49,15 +53,54 @@ pub struct Corrals {
     barrier: Vec<u16>,
     matcher: Matcher,
     zobrist: Zobrist,
-    /// Per sub-problem key: whether it was proved lost.
-    cache: HashMap<u64, bool, Keys>,
-    seen: HashSet<u64, Keys>,
+    /// Per sub-problem (barrier, player region, area): whether it was proved lost.
+    cache: HashMap<Key, bool, Keys>,
+    /// The sub-search's positions (boxes, player region) seen.
+    seen: HashSet<Key, Keys>,
     /// Sub-search positions to expand: the boxes, then the player's cell.
     stack: Vec<u16>,
     boxes: Vec<u16>,
+    /// Positions a sub-search may expand ([`SUB_POSITIONS`] unless chosen).
+    cap: usize,
 }
 
-/// The keys are Zobrist hashes already: used as they are.
+/// Cells a [`Key`] holds: a barrier at its largest, the player's region and the area.
+const KEY_CELLS: usize = MAX_BARRIER + 2;
+
+/// Fills a [`Key`]'s unused cells (no padded board has this many cells).
+const UNUSED: u16 = u16::MAX;
+
+/// A sub-search position or a sub-problem, compared in full: its cells in a fixed order,
+/// then [`UNUSED`]. The Zobrist hash only picks the bucket, so two different keys are
+/// never taken for one, and "seen" and "cached" are exact.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    hash: u64,
+    cells: [u16; KEY_CELLS],
+}
+
+impl Key {
+    /// `None` when the cells do not fit (never with barriers of at most
+    /// [`MAX_BARRIER`] boxes; the caller then gives up the test).
+    fn new(hash: u64, boxes: &[u16], extra: &[u16]) -> Option<Key> {
+        let mut cells = [UNUSED; KEY_CELLS];
+        let used = boxes.len() + extra.len();
+        if used > KEY_CELLS {
+            return None;
+        }
+        cells[..boxes.len()].copy_from_slice(boxes);
+        cells[boxes.len()..used].copy_from_slice(extra);
+        Some(Key { hash, cells })
+    }
+}
+
+impl std::hash::Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// The keys carry Zobrist hashes already: used as they are.
 type Keys = BuildHasherDefault<KeyHasher>;
 
 #[derive(Default)]
@@ -81,9 +124,16 @@ impl Hasher for KeyHasher {
 
 impl Corrals {
     pub fn new(board: &Board) -> Corrals {
+        Corrals::with_cap(board, SUB_POSITIONS)
+    }
+
+    /// Sub-searches that give up after `cap` positions.
+    pub fn with_cap(board: &Board, cap: usize) -> Corrals {
         Corrals {
+            cap,
             occupancy: vec![EMPTY; board.len()],
             reach: Reach::new(board.len()),
+            sub_reach: Reach::new(board.len()),
             area: vec![0; board.len()],
             generation: 0,
             cells: Vec::new(),
@@ -96,6 +146,13 @@ impl Corrals {
             stack: Vec::new(),
             boxes: Vec::new(),
         }
+    }
+
+    /// Bytes held by the cache and the visited set (hash tables: an entry and a
+    /// control byte per bucket).
+    pub fn bytes(&self) -> usize {
+        let entry = std::mem::size_of::<(Key, bool)>() + 1;
+        self.cache.capacity() * entry + self.seen.capacity() * entry
     }
 
     /// Whether a corral next to the box at `pushed` makes the position (`boxes`, the
@@ -137,9 +194,8 @@ impl Corrals {
                 continue;
             }
             let lost = self.corral_lost(board, boxes, player);
-            // The sub-search used the scratch: the position's boxes back in place.
+            // The sub-search used the occupancy: the position's boxes back in place.
             self.place(boxes, BOX);
-            self.reach.explore(board, &self.occupancy, player);
             if lost {
                 return true;
             }
@@ -227,19 +283,23 @@ impl Corrals {
         }
     }
 
-    /// The sub-search on the barrier alone, cached; occupancy and reach are left
-    /// describing the barrier alone.
+    /// The sub-search on the barrier alone, cached; the occupancy is left empty.
     fn corral_lost(&mut self, board: &Board, boxes: &[u16], player: usize) -> bool {
         self.place(boxes, EMPTY);
         let barrier = std::mem::take(&mut self.barrier);
         self.place(&barrier, BOX);
-        let region = self.reach.explore(board, &self.occupancy, player);
-        let key = self.zobrist.boxes(&barrier)
+        let region = self.sub_reach.explore(board, &self.occupancy, player);
+        let area = self.cells[0];
+        let hash = self.zobrist.boxes(&barrier)
             ^ self.zobrist.player_at(region)
-            ^ self.zobrist.player_at(self.cells[0]).rotate_left(1);
-        let lost = match self.cache.get(&key) {
-            Some(&lost) => lost,
-            None => {
+            ^ self.zobrist.player_at(area).rotate_left(1);
+        // The area is the unreached floor around `area` once the barrier is placed, so
+        // the three determine the sub-problem.
+        let key = Key::new(hash, &barrier, &[region as u16, area as u16]);
+        let lost = match key.map(|k| (k, self.cache.get(&k))) {
+            None => false,
+            Some((_, Some(&lost))) => lost,
+            Some((key, None)) => {
                 self.place(&barrier, EMPTY);
                 let lost = self.exhausted(board, &barrier, player);
                 if self.cache.len() >= MAX_CACHED {
@@ -293,14 +353,16 @@ impl Corrals {
         expanded: &mut usize,
     ) -> bool {
         self.place(boxes, BOX);
-        let region = self.reach.explore(board, &self.occupancy, player);
-        let key = self.zobrist.boxes(boxes) ^ self.zobrist.player_at(region);
+        let region = self.sub_reach.explore(board, &self.occupancy, player);
+        let hash = self.zobrist.boxes(boxes) ^ self.zobrist.player_at(region);
+        let key = Key::new(hash, boxes, &[region as u16]);
         let entered = self.cells[..self.entered]
             .iter()
-            .any(|&c| self.reach.reached(c));
-        let done = if entered || *expanded >= SUB_POSITIONS {
+            .any(|&c| self.sub_reach.reached(c));
+        // A key that does not fit cannot be marked seen: give up (not lost).
+        let done = if entered || *expanded >= self.cap || key.is_none() {
             true
-        } else if !self.seen.insert(key) {
+        } else if !key.is_some_and(|k| self.seen.insert(k)) {
             false
         } else {
             *expanded += 1;
@@ -318,7 +380,7 @@ impl Corrals {
             for dir in 0..4 {
                 let side = board.step(from, dir ^ 1);
                 let to = board.step(from, dir);
-                if !self.reach.reached(side)
+                if !self.sub_reach.reached(side)
                     || !board.floor[to]
                     || self.occupancy[to] != EMPTY
                     || !board.live[to]

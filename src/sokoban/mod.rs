@@ -117,9 +117,11 @@ pub enum Event<'a> {
     Improved(&'a Solution),
 }
 
-/// The share of the time limit the optimal mode gives the fast search for an
-/// incumbent (its upper bound prunes the exact search).
-const OPTIMAL_GREEDY_SHARE: u32 = 4;
+/// The share of the time limit the optimal mode keeps for the fast search, run only
+/// when the exact search runs out of time, for a solution to show (not proved). The
+/// exact search runs first and without an incumbent: the fast search's solution pruned
+/// almost no position (session 36) and its time was lost on the levels it cannot solve.
+const OPTIMAL_FALLBACK_SHARE: u32 = 10;
 
 /// Solves `puzzle`. `cancel` is polled often; `on_event` is called from the solving thread.
 ///
@@ -223,54 +225,96 @@ struct Solve<'a> {
 impl Solve<'_> {
     fn run(&self, budget: &mut Budget<'_>, on_event: &mut dyn FnMut(Event<'_>)) -> Outcome {
         let boxes: Vec<u16> = self.boxes.iter().map(|&b| b as u16).collect();
-        let deadline = budget.deadline;
-        if self.mode == Mode::Optimal {
-            budget.deadline = Instant::now() + self.limits.time / OPTIMAL_GREEDY_SHARE;
+        match self.mode {
+            Mode::Fast => self.fast(&boxes, budget, on_event),
+            Mode::Optimal => self.optimal(&boxes, budget, on_event),
         }
-        let first = greedy::search(self.board, &boxes, self.player, budget, on_event);
-        budget.deadline = deadline;
-        let mut best = match first {
+    }
+
+    /// The fast search for a first solution, then the exact search with it as the
+    /// incumbent on the time left (the answer is optimal only if that one finishes).
+    fn fast(
+        &self,
+        boxes: &[u16],
+        budget: &mut Budget<'_>,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> Outcome {
+        let solution = match greedy::search(self.board, boxes, self.player, budget, on_event) {
             Greedy::Exhausted => return Outcome::Unsolvable,
-            Greedy::Found(pushes) => {
-                let solution = path::solution(self.board, self.boxes, self.player, &pushes, false);
-                on_event(Event::Improved(&solution));
-                Some(solution)
-            }
-            Greedy::Stopped(why) if self.mode == Mode::Fast || why != Unknown::Time => {
+            Greedy::Found(pushes) => self.report(&pushes, false, on_event),
+            Greedy::Stopped(why) => {
                 return Outcome::Unknown {
                     why,
-                    lower_bound: self.initial_bound(&boxes),
+                    lower_bound: self.initial_bound(boxes),
                     best: None,
                 };
             }
-            Greedy::Stopped(_) => None,
         };
-        let incumbent = best.as_ref().map(|s| (s.pushes, s.moves));
-        match astar::search(self.board, &boxes, self.player, incumbent, budget, on_event) {
-            Exact::Found(pushes) => {
-                let solution = path::solution(self.board, self.boxes, self.player, &pushes, true);
+        let incumbent = Some((solution.pushes, solution.moves));
+        match astar::search(self.board, boxes, self.player, incumbent, budget, on_event) {
+            Exact::Found(pushes) => Outcome::Solved(self.report(&pushes, true, on_event)),
+            Exact::Exhausted => {
+                let solution = Solution {
+                    optimal: true,
+                    ..solution
+                };
                 on_event(Event::Improved(&solution));
                 Outcome::Solved(solution)
             }
-            Exact::Exhausted => match best.take() {
-                Some(mut solution) => {
-                    solution.optimal = true;
-                    on_event(Event::Improved(&solution));
-                    Outcome::Solved(solution)
-                }
-                None => Outcome::Unsolvable,
+            Exact::Stopped(Unknown::Cancelled, lower) => Outcome::Unknown {
+                why: Unknown::Cancelled,
+                lower_bound: Some(lower),
+                best: Some(solution),
             },
-            Exact::Stopped(why, lower) => match (self.mode, best) {
-                (Mode::Fast, Some(solution)) if why != Unknown::Cancelled => {
-                    Outcome::Solved(solution)
-                }
-                (_, best) => Outcome::Unknown {
-                    why,
-                    lower_bound: Some(lower),
-                    best,
-                },
-            },
+            Exact::Stopped(..) => Outcome::Solved(solution),
         }
+    }
+
+    /// The exact search first, on all but a [`OPTIMAL_FALLBACK_SHARE`] of the limit;
+    /// when it runs out of time, the fast search on the rest for a solution to show.
+    fn optimal(
+        &self,
+        boxes: &[u16],
+        budget: &mut Budget<'_>,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> Outcome {
+        let deadline = budget.deadline;
+        let fallback = self.limits.time / OPTIMAL_FALLBACK_SHARE;
+        budget.deadline = deadline.checked_sub(fallback).unwrap_or(deadline);
+        let exact = astar::search(self.board, boxes, self.player, None, budget, on_event);
+        budget.deadline = deadline;
+        let (why, lower) = match exact {
+            Exact::Found(pushes) => return Outcome::Solved(self.report(&pushes, true, on_event)),
+            Exact::Exhausted => return Outcome::Unsolvable,
+            Exact::Stopped(why, lower) => (why, lower),
+        };
+        let best = match why {
+            Unknown::Time => {
+                match greedy::search(self.board, boxes, self.player, budget, on_event) {
+                    Greedy::Found(pushes) => Some(self.report(&pushes, false, on_event)),
+                    Greedy::Exhausted => return Outcome::Unsolvable,
+                    Greedy::Stopped(_) => None,
+                }
+            }
+            Unknown::Memory | Unknown::Cancelled => None,
+        };
+        Outcome::Unknown {
+            why,
+            lower_bound: Some(lower),
+            best,
+        }
+    }
+
+    /// The solution of `pushes`, reported as an improvement.
+    fn report(
+        &self,
+        pushes: &[(usize, usize)],
+        optimal: bool,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> Solution {
+        let solution = path::solution(self.board, self.boxes, self.player, pushes, optimal);
+        on_event(Event::Improved(&solution));
+        solution
     }
 
     fn initial_bound(&self, boxes: &[u16]) -> Option<u32> {
