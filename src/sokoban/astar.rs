@@ -77,6 +77,7 @@ pub fn search(
     let hash = zobrist.boxes(boxes) ^ zobrist.player_at(player);
     let region = expander.region(board, boxes, player);
     let root_region = zobrist.boxes(boxes) ^ zobrist.player_at(region);
+    // The first position recorded: never dominated.
     let Some(region) = fewest.reached(root_region, boxes, region as u16, 0) else {
         return Exact::Exhausted;
     };

@@ -169,7 +169,7 @@ struct Plans {
     rooms: GoalRooms,
     /// Tunnel macros drop the positions inside a tunnel.
     tunnels: Tunnels,
-    /// Corral deadlocks are sound, but their visited sets keep hashes only.
+    /// Corral deadlocks (exact; still counted as pruning here, as when they were not).
     corrals: Corrals,
 }
 
