@@ -32,7 +32,7 @@ use std::collections::BinaryHeap;
 use super::board::Board;
 use super::budget::Budget;
 use super::corral::Corrals;
-use super::expand::Expander;
+use super::expand::{Detail, Expander};
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 use super::{Event, Progress, Unknown};
@@ -130,7 +130,7 @@ pub fn search(
                 continue;
             }
         }
-        expander.expand(board, &position, player, true, false);
+        expander.expand(board, &position, player, Detail::Region, false);
         let base = zobrist.boxes(&position);
         for child in &expander.children {
             let cost = (pushes + 1, moves + child.walk + 1);

@@ -21,8 +21,17 @@ pub struct Child {
     pub walk: u32,
     pub bound: u32,
     /// The player's area and the areas it cannot reach that hold work, after the push
-    /// (see [`Reach::busy_areas`]; fast search only, 0 otherwise).
+    /// (see [`Reach::busy_areas`]; with [`Detail::RegionAndAreas`] only, 0 otherwise).
     pub areas: u32,
+}
+
+/// What [`Expander::expand`] works out for each child besides its boxes and bound.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Its normalised player cell (the optimal search's dominance test).
+    Region,
+    /// That and its busy areas (the fast search's priority).
+    RegionAndAreas,
 }
 
 pub struct Expander {
@@ -115,7 +124,7 @@ impl Expander {
     }
 
     /// Fills [`Expander::children`] with the pushes available from `boxes`/`player`.
-    /// `regions`: also work out each child's normalised player cell and busy areas.
+    /// `detail`: what else to work out for each child (see [`Detail`]).
     /// `corrals`: keep only the pushes of one PI corral's barrier, when there is one
     /// (see [`Expander::pi_corral`]); returns whether that removed any push.
     pub fn expand(
@@ -123,14 +132,14 @@ impl Expander {
         board: &Board,
         boxes: &[u16],
         player: usize,
-        regions: bool,
+        detail: Detail,
         corrals: bool,
     ) -> bool {
         self.children.clear();
         self.child_boxes.clear();
         self.place(boxes, BOX);
         self.smallest = self.reach.explore(board, &self.occupancy, player);
-        if regions {
+        if detail == Detail::RegionAndAreas {
             self.note_unreached();
         }
         self.matcher.prepare(board, boxes);
@@ -149,7 +158,7 @@ impl Expander {
                 self.occupancy[from] = EMPTY;
                 self.occupancy[to] = BOX;
                 if !frozen_off_goal(board, &mut self.occupancy, to) {
-                    self.consider(board, boxes, index, from, to, dir, regions);
+                    self.consider(board, boxes, index, from, to, dir, detail);
                 }
                 self.occupancy[to] = EMPTY;
                 self.occupancy[from] = BOX;
@@ -334,6 +343,18 @@ impl Expander {
         Some(self.smallest.min(from))
     }
 
+    /// The child's normalised player cell, the push (`from` to `to`, direction `dir`)
+    /// shown on the board: from the parent's region when it changes only locally
+    /// ([`Expander::region_after`]), else by a search.
+    fn region_of_child(&mut self, board: &Board, from: usize, to: usize, dir: usize) -> u16 {
+        let local = self.region_after(board, from, to, dir);
+        debug_assert!(
+            local.is_none_or(|cell| cell == self.after.explore(board, &self.occupancy, from))
+        );
+        let cell = local.unwrap_or_else(|| self.after.explore(board, &self.occupancy, from));
+        cell as u16
+    }
+
     /// The child's normalised player cell and busy areas ([`Expander::busy_areas`]),
     /// the push (`from` to `to`, direction `dir`) shown on the board. When the player's
     /// region changes only locally ([`Expander::region_after`]) the other areas are
@@ -369,7 +390,7 @@ impl Expander {
         from: usize,
         to: usize,
         dir: usize,
-        regions: bool,
+        detail: Detail,
     ) {
         self.scratch.clear();
         self.scratch.extend_from_slice(boxes);
@@ -380,10 +401,9 @@ impl Expander {
         let Some(bound) = bound else {
             return;
         };
-        let (region, areas) = if regions {
-            self.region_and_areas(board, from, to, dir)
-        } else {
-            (from as u16, 0)
+        let (region, areas) = match detail {
+            Detail::Region => (self.region_of_child(board, from, to, dir), 0),
+            Detail::RegionAndAreas => self.region_and_areas(board, from, to, dir),
         };
         let side = board.step(from, dir ^ 1);
         let start = self.child_boxes.len();

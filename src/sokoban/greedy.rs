@@ -10,7 +10,7 @@ use std::collections::BinaryHeap;
 use super::board::Board;
 use super::budget::Budget;
 use super::corral::Corrals;
-use super::expand::{Child, Expander};
+use super::expand::{Child, Detail, Expander};
 use super::goalroom::{GoalRooms, Macro};
 use super::table::{Table, NONE};
 use super::tunnel::Tunnels;
@@ -234,9 +234,9 @@ impl Frontier<'_> {
         mut plans: Option<&mut Plans>,
         pruned: &mut bool,
     ) -> Option<u32> {
-        *pruned |= self
-            .expander
-            .expand(board, position, at, true, plans.is_some());
+        *pruned |=
+            self.expander
+                .expand(board, position, at, Detail::RegionAndAreas, plans.is_some());
         if let Some(plans) = &plans {
             let before = self.expander.children.len();
             self.expander.children.retain(|c| {
