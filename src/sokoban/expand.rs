@@ -50,6 +50,15 @@ pub struct Expander {
     floor_cells: Vec<usize>,
     /// The free cells the player cannot reach in the position being expanded.
     unreached: Vec<usize>,
+    /// Per unreached cell of the position being expanded, its area's index in
+    /// `area_busy` (other cells hold stale values).
+    area_of: Vec<u32>,
+    /// Per area of the position being expanded, whether it holds work.
+    area_busy: Vec<bool>,
+    /// How many of them do.
+    busy_unreached: u32,
+    /// Scratch: the free neighbours of a pushed box.
+    around: Vec<usize>,
 }
 
 /// Scratch space of the PI-corral test: per cell, the stamp of the corral area it was
@@ -85,6 +94,10 @@ impl Expander {
             areas: Reach::new(board.len()),
             floor_cells: (0..board.len()).filter(|&c| board.floor[c]).collect(),
             unreached: Vec::new(),
+            area_of: vec![0; board.len()],
+            area_busy: Vec::new(),
+            busy_unreached: 0,
+            around: Vec::new(),
         }
     }
 
@@ -140,7 +153,7 @@ impl Expander {
         self.place(boxes, BOX);
         self.smallest = self.reach.explore(board, &self.occupancy, player);
         if detail == Detail::RegionAndAreas {
-            self.note_unreached();
+            self.note_unreached(board);
         }
         self.matcher.prepare(board, boxes);
         for (index, &b) in boxes.iter().enumerate() {
@@ -169,15 +182,24 @@ impl Expander {
         pruned
     }
 
-    /// Lists the free cells the player cannot reach (`reach` explored): a push that
-    /// changes the player's region only locally leaves the other areas within them.
-    fn note_unreached(&mut self) {
+    /// Lists the free cells the player cannot reach (`reach` explored) and labels their
+    /// areas: a push that changes the player's region only locally leaves the other
+    /// areas as they are, but for the one the box enters.
+    fn note_unreached(&mut self, board: &Board) {
         self.unreached.clear();
         for &c in &self.floor_cells {
             if self.occupancy[c] == EMPTY && !self.reach.reached(c) {
                 self.unreached.push(c);
             }
         }
+        self.busy_unreached = self.areas.label_busy_areas(
+            board,
+            &self.occupancy,
+            &self.unreached,
+            &self.reach,
+            &mut self.area_of,
+            &mut self.area_busy,
+        );
     }
 
     /// PI-corral pruning (Junghanns and Schaeffer). A corral is a connected area of
@@ -357,8 +379,10 @@ impl Expander {
 
     /// The child's normalised player cell and busy areas ([`Expander::busy_areas`]),
     /// the push (`from` to `to`, direction `dir`) shown on the board. When the player's
-    /// region changes only locally ([`Expander::region_after`]) the other areas are
-    /// within the parent's unreached cells, so only those are flooded.
+    /// region changes only locally ([`Expander::region_after`]) no area the player cannot
+    /// reach borders the box's old or new cell, so the parent's areas stand — unless the
+    /// box entered one of them, which then loses that cell and is flooded again from
+    /// its neighbours (it may fall apart).
     fn region_and_areas(
         &mut self,
         board: &Board,
@@ -371,14 +395,33 @@ impl Expander {
             let cell = self.after.explore(board, &self.occupancy, from);
             return (cell as u16, self.areas_around_after(board));
         };
-        let areas = 1 + self
-            .areas
-            .busy_areas(board, &self.occupancy, &self.unreached, &self.reach);
+        let areas = 1 + self.unreached_after_local_push(board, from, to);
         debug_assert!({
             let full = self.after.explore(board, &self.occupancy, from);
             full == cell && self.areas_around_after(board) == areas
         });
         (cell as u16, areas)
+    }
+
+    /// The busy areas the player cannot reach after a push to `to` that changed its
+    /// region only locally (the child on the board; `from`, the box's old cell, joined
+    /// the player's region).
+    fn unreached_after_local_push(&mut self, board: &Board, from: usize, to: usize) -> u32 {
+        if self.reach.reached(to) {
+            return self.busy_unreached;
+        }
+        let entered = usize::from(self.area_busy[self.area_of[to] as usize]);
+        self.around.clear();
+        for dir in 0..4 {
+            let cell = board.step(to, dir);
+            if board.floor[cell] && cell != from {
+                self.around.push(cell);
+            }
+        }
+        let pieces = self
+            .areas
+            .busy_areas(board, &self.occupancy, &self.around, &self.reach);
+        self.busy_unreached - entered as u32 + pieces
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -11,6 +11,9 @@
 //! position the same way: its rows whose box did not move keep their potentials and
 //! goals, and only the moved boxes' rows are re-added (the search pops a child of the
 //! last expanded position most of the time, so that is one or two phases, not n).
+//! Most pushes do not even need the phase: when the moved box's goal stays the cheapest
+//! for it against the column potentials, the old assignment is still optimal
+//! ([`Matcher::keep_goal`]), and the bound is the parent's with that one cost changed.
 
 use super::board::{Board, FAR};
 
@@ -42,6 +45,8 @@ struct Base {
     u: Vec<i32>,
     v: Vec<i32>,
     owner: Vec<usize>,
+    /// The matching's cost (below [`INFINITE`]: a dead parent is never kept).
+    total: i32,
 }
 
 /// Stands for an impossible pairing: larger than any sum of real distances.
@@ -94,6 +99,7 @@ impl Matcher {
             u: Vec::new(),
             v: Vec::new(),
             owner: Vec::new(),
+            total: 0,
         });
         b.boxes.clear();
         b.boxes.extend_from_slice(boxes);
@@ -101,6 +107,7 @@ impl Matcher {
         b.u.clone_from(&self.u);
         b.v.clone_from(&self.v);
         b.owner.clone_from(&self.owner);
+        b.total = bound.map_or(0, |b| b as i32);
         self.base = base;
         self.base_ready = true;
     }
@@ -180,6 +187,10 @@ impl Matcher {
         };
         let m = board.goals.len();
         let row = index + 1;
+        if let Some(total) = Matcher::keep_goal(board, &base, m, row, to) {
+            self.base = Some(base);
+            return (total < INFINITE).then_some(total as u32);
+        }
         for (c, &d) in self.cost[index * m..index * m + m]
             .iter_mut()
             .zip(board.goal_distances(to))
@@ -205,6 +216,27 @@ impl Matcher {
         self.cost[span.clone()].copy_from_slice(&base.cost[span]);
         self.base = Some(base);
         (total < INFINITE).then_some(total as u32)
+    }
+
+    /// The child's matching cost without a phase, when the moved box's (`row`, now at
+    /// `to`) goal in the parent's assignment is still its cheapest against the column
+    /// potentials: then its row potential can be set to make that edge tight and every
+    /// other edge of the row stays feasible, the other rows are untouched, so the same
+    /// assignment is optimal (complementary slackness; every column is assigned, since
+    /// boxes and goals are as many). `None`: a phase is needed.
+    fn keep_goal(board: &Board, base: &Base, m: usize, row: usize, to: usize) -> Option<i32> {
+        let goal = base.owner[1..].iter().position(|&r| r == row)? + 1;
+        let distances = board.goal_distances(to);
+        let cost = |col: usize| match distances[col - 1] {
+            FAR => INFINITE,
+            d => i32::from(d),
+        };
+        let kept = cost(goal) - base.v[goal];
+        if (1..=m).any(|col| cost(col) - base.v[col] < kept) {
+            return None;
+        }
+        let old = base.cost[(row - 1) * m + goal - 1];
+        Some(base.total - old + cost(goal))
     }
 
     /// The matching bound of `boxes`, or `None` when some box can reach no goal left free

@@ -70,20 +70,52 @@ impl Reach {
         for &start in starts {
             let unseen = self.stamp[start] != generation && !player.reached(start);
             if unseen && occupancy[start] == EMPTY {
-                count += u32::from(self.flood_busy(board, occupancy, start));
+                count += u32::from(self.flood_busy(board, occupancy, start, |_| {}));
             }
         }
         count
     }
 
-    /// Stamps the free area at `start`; whether it holds work (see [`Reach::busy_areas`]).
-    fn flood_busy(&mut self, board: &Board, occupancy: &[u8], start: usize) -> bool {
+    /// [`Reach::busy_areas`], also labelling the areas: each cell of the `k`-th area
+    /// flooded gets `k` in `label`, and `busy[k]` says whether that area holds work.
+    pub fn label_busy_areas(
+        &mut self,
+        board: &Board,
+        occupancy: &[u8],
+        starts: &[usize],
+        player: &Reach,
+        label: &mut [u32],
+        busy: &mut Vec<bool>,
+    ) -> u32 {
+        let generation = self.next_generation();
+        busy.clear();
+        for &start in starts {
+            let unseen = self.stamp[start] != generation && !player.reached(start);
+            if unseen && occupancy[start] == EMPTY {
+                let k = busy.len() as u32;
+                let work = self.flood_busy(board, occupancy, start, |c| label[c] = k);
+                busy.push(work);
+            }
+        }
+        busy.iter().filter(|&&b| b).count() as u32
+    }
+
+    /// Stamps the free area at `start`, showing each of its cells to `visit`; whether it
+    /// holds work (see [`Reach::busy_areas`]).
+    fn flood_busy(
+        &mut self,
+        board: &Board,
+        occupancy: &[u8],
+        start: usize,
+        mut visit: impl FnMut(usize),
+    ) -> bool {
         let generation = self.generation;
         let mut busy = false;
         self.stamp[start] = generation;
         self.queue.clear();
         self.queue.push(start);
         while let Some(cell) = self.queue.pop() {
+            visit(cell);
             busy |= board.goal[cell];
             for dir in 0..4 {
                 let to = board.step(cell, dir);
