@@ -13,8 +13,9 @@
 //! position without losing optimality. Only the corrals next to the box just
 //! pushed are tested (the others were the parent's): each area alone, then merged with
 //! the other unreachable areas next to its barrier (more boxes kept, so more often lost;
-//! only getting into the first area counts). Results are cached by the barrier, the
-//! player's region and the area.
+//! only getting into the first area counts); in the fast search, then widened by the
+//! boxes next to the barrier's boxes (what may hold them in place). Results are cached
+//! by the barrier, the player's region and the area.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -62,6 +63,19 @@ pub struct Corrals {
     boxes: Vec<u16>,
     /// Positions a sub-search may expand ([`SUB_POSITIONS`] unless chosen).
     cap: usize,
+    /// Whether a third pass tests sub-problems widened by the boxes next to the
+    /// barrier (the fast search only: not measured in the optimal one).
+    blockers: bool,
+}
+
+/// What a sub-problem holds besides the area's barrier.
+#[derive(Clone, Copy)]
+enum Widen {
+    Alone,
+    /// The other unreached areas next to the barrier and their boxes.
+    Merged,
+    /// The boxes next to the barrier's boxes.
+    Blockers,
 }
 
 /// Cells a [`Key`] holds: a barrier at its largest, the player's region and the area.
@@ -123,14 +137,20 @@ impl Hasher for KeyHasher {
 }
 
 impl Corrals {
+    /// The fast search's test: also the sub-problems widened by the boxes next to the
+    /// barrier ([`Widen::Blockers`]).
     pub fn new(board: &Board) -> Corrals {
-        Corrals::with_cap(board, SUB_POSITIONS)
+        Corrals {
+            blockers: true,
+            ..Corrals::with_cap(board, SUB_POSITIONS)
+        }
     }
 
     /// Sub-searches that give up after `cap` positions.
     pub fn with_cap(board: &Board, cap: usize) -> Corrals {
         Corrals {
             cap,
+            blockers: false,
             occupancy: vec![EMPTY; board.len()],
             reach: Reach::new(board.len()),
             sub_reach: Reach::new(board.len()),
@@ -166,8 +186,9 @@ impl Corrals {
         self.reach.explore(board, &self.occupancy, player);
         // Each area alone first (a small sub-problem finishes soonest), then merged with
         // its neighbours: merging hides the areas it takes in from their own test.
-        let lost = self.pass(board, boxes, player, pushed, false)
-            || self.pass(board, boxes, player, pushed, true);
+        let lost = self.pass(board, boxes, player, pushed, Widen::Alone)
+            || self.pass(board, boxes, player, pushed, Widen::Merged)
+            || self.blockers && self.pass(board, boxes, player, pushed, Widen::Blockers);
         self.place(boxes, EMPTY);
         lost
     }
@@ -180,7 +201,7 @@ impl Corrals {
         boxes: &[u16],
         player: usize,
         pushed: usize,
-        merged: bool,
+        widen: Widen,
     ) -> bool {
         // Every area flooded in this pass has a stamp above `base`.
         let base = self.generation;
@@ -190,7 +211,12 @@ impl Corrals {
                 && self.occupancy[start] == EMPTY
                 && !self.reach.reached(start)
                 && self.area[start] <= base;
-            if !fresh || !self.flood(board, start) || merged && !self.merge(board) {
+            let widened = |c: &mut Corrals| match widen {
+                Widen::Alone => true,
+                Widen::Merged => c.merge(board),
+                Widen::Blockers => c.add_blockers(board),
+            };
+            if !fresh || !self.flood(board, start) || !widened(self) {
                 continue;
             }
             let lost = self.corral_lost(board, boxes, player);
@@ -249,6 +275,28 @@ impl Corrals {
                 if self.barrier.len() > MAX_MERGED {
                     self.cells.truncate(cells);
                     self.barrier.truncate(boxes);
+                }
+            }
+        }
+        self.barrier.sort_unstable();
+        self.barrier.len() > before
+    }
+
+    /// Adds the boxes next to the barrier's boxes, while it stays at most
+    /// [`MAX_MERGED`] boxes: a box off the area may be what holds a barrier box in
+    /// place (taken away, it would let the barrier open). Still a subset of the
+    /// position's boxes, so "lost" stays a proof. Whether any box was added.
+    fn add_blockers(&mut self, board: &Board) -> bool {
+        let before = self.barrier.len();
+        for i in 0..before {
+            let b = usize::from(self.barrier[i]);
+            for d in 0..4 {
+                let to = board.step(b, d);
+                if self.occupancy[to] != EMPTY
+                    && !self.barrier.contains(&(to as u16))
+                    && self.barrier.len() < MAX_MERGED
+                {
+                    self.barrier.push(to as u16);
                 }
             }
         }
@@ -426,6 +474,28 @@ mod tests {
         // Pushed right once it still blocks the area; twice it is in a corner.
         let rows = ["########", "#.@ $  #", "#.  ####", "########"];
         assert!(lost(&rows));
+    }
+
+    #[test]
+    fn a_barrier_held_by_a_box_off_the_area_is_lost_with_its_blockers() {
+        // The pocket right of the first box: its barrier alone opens (the box below the
+        // pocket pushed left), but the box below the first holds both, and the only
+        // other pushes go into the pocket's dead corner. No box is frozen.
+        let rows = [
+            "#########",
+            "#       #",
+            "#    # ##",
+            "#   $ # #",
+            "#   $$  #",
+            "#  @    #",
+            "# ...   #",
+            "#########",
+        ];
+        assert!(lost(&rows));
+        let (board, start) = Board::new(&puzzle(&rows));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let mut alone = Corrals::with_cap(&board, SUB_POSITIONS);
+        assert!(!alone.lost(&board, &boxes, start.player, start.boxes[0]));
     }
 
     #[test]
