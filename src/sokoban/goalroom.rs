@@ -310,7 +310,7 @@ fn filled_in_order(layers: &[Vec<usize>], boxes: &[u16]) -> bool {
 }
 
 /// The goals 4-connected to `goal` through goals, marked in `seen`.
-fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
+pub(super) fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
     let mut cells = vec![goal];
     seen[goal] = true;
     let mut head = 0;
@@ -331,7 +331,7 @@ fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
 /// The layers of a room, first to fill first: start from every goal of it holding a
 /// box (no other box on the board), pull out — off the room's goals — every box that
 /// can leave, and repeat; the removals, last first. `None` when some box cannot leave.
-fn packing_layers(board: &Board, cells: &[usize]) -> Option<Vec<Vec<usize>>> {
+pub(super) fn packing_layers(board: &Board, cells: &[usize]) -> Option<Vec<Vec<usize>>> {
     let mut occupancy = vec![EMPTY; board.len()];
     for &c in cells {
         occupancy[c] = BOX;

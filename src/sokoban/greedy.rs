@@ -1,5 +1,6 @@
 //! The fast mode's first search: best-first on the matching bound over positions
-//! (boxes, player region normalised to its smallest cell), with PI-corral pruning,
+//! (boxes, player region normalised to its smallest cell), three open lists taken in
+//! turn (the priority; packing first; connectivity first), with PI-corral pruning,
 //! goal-room macros and tunnel macros. Those keep some solution but may drop positions
 //! that are not lost, so only the complete search (provably lost positions pruned,
 //! nothing else) running out of positions proves the level unsolvable.
@@ -12,6 +13,7 @@ use super::budget::Budget;
 use super::corral::Corrals;
 use super::expand::{Child, Detail, Expander};
 use super::goalroom::{GoalRooms, Macro};
+use super::packing::Packing;
 use super::table::{Table, NONE};
 use super::tunnel::Tunnels;
 use super::zobrist::Zobrist;
@@ -112,21 +114,20 @@ fn best_first(
     if bound == 0 {
         return Greedy::Found(Vec::new());
     }
-    let mut open: Open = BinaryHeap::new();
-    open.push(Reverse((u64::from(bound), 0u32, newest_first(root))));
+    let mut open = Open::new(board, boxes.len());
+    open.push(root, bound, 0, 1, boxes);
     let mut expanded: u64 = 0;
     // Expand from the real player cell of the root; later nodes' regions are normalised,
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
     let mut plans = corrals.then(|| Plans::new(board, boxes));
-    while let Some(Reverse((_, _, order))) = open.pop() {
-        let node = newest_first(order);
+    while let Some(node) = open.pop() {
         expanded += 1;
         let progress = Progress {
             positions: table.len() as u64,
             lower_bound: bound,
         };
-        let bytes = || table.bytes() + open.capacity() * 16;
+        let bytes = || table.bytes() + open.bytes();
         if let Some(why) = budget.tick(expanded, bytes, progress, on_event) {
             return Greedy::Stopped(why);
         }
@@ -160,8 +161,80 @@ fn best_first(
     Greedy::Exhausted
 }
 
-/// The open list: (priority, [`tie`], [`newest_first`] of the node), smallest first.
-type Open = BinaryHeap<Reverse<(u64, u32, u32)>>;
+/// One open list: (key, [`tie`], [`newest_first`] of the node), smallest first.
+type Heap = BinaryHeap<Reverse<(u64, u32, u32)>>;
+
+/// Where a feature that comes before the priority sits in a list's key: above any
+/// priority (the bound is at most 2¹⁶ and the pushes fit in 32 bits).
+const FIRST: u32 = 40;
+
+/// The open lists (multi-heuristic best-first, Röger & Helmert 2010; the features are
+/// FESS's): every position is stored once and queued in three lists, popped in turn —
+/// the [`priority`]; the boxes not yet packed (see [`Packing`]) first, then the
+/// priority; the busy areas first, then the priority. One ordering alone stalls on a
+/// plateau where its key no longer falls; taking turns keeps each list's best
+/// position coming. A position one list popped is skipped when another pops it again.
+struct Open {
+    lists: [Heap; 3],
+    turn: usize,
+    /// Per table id: expanded already.
+    expanded: Vec<bool>,
+    packing: Packing,
+    boxes: u32,
+}
+
+impl Open {
+    fn new(board: &Board, boxes: usize) -> Open {
+        Open {
+            lists: Default::default(),
+            turn: 0,
+            expanded: Vec::new(),
+            packing: Packing::new(board),
+            boxes: boxes as u32,
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.lists.iter().map(|h| h.capacity() * 16).sum::<usize>() + self.expanded.capacity()
+    }
+
+    /// Queues stored position `id` (its bound, pushes so far, busy areas and boxes) in
+    /// every list.
+    fn push(&mut self, id: u32, bound: u32, pushes: u32, areas: u32, boxes: &[u16]) {
+        let priority = priority(WEIGHT * u64::from(bound) + u64::from(pushes), areas);
+        let tie = tie(bound, areas);
+        let order = newest_first(id);
+        let index = id as usize;
+        if self.expanded.len() <= index {
+            self.expanded.resize(index + 1, false);
+        }
+        let unpacked = self.boxes.saturating_sub(self.packing.packed(boxes));
+        let keys = [
+            priority,
+            (u64::from(unpacked) << FIRST) | priority,
+            (u64::from(areas) << FIRST) | priority,
+        ];
+        for (list, key) in self.lists.iter_mut().zip(keys) {
+            list.push(Reverse((key, tie, order)));
+        }
+    }
+
+    /// The next position to expand: the best of the next list in turn not expanded yet
+    /// (an empty list passes its turn).
+    fn pop(&mut self) -> Option<u32> {
+        for _ in 0..self.lists.len() {
+            self.turn += 1;
+            let list = &mut self.lists[self.turn % 3];
+            while let Some(Reverse((_, _, order))) = list.pop() {
+                let id = newest_first(order);
+                if !std::mem::replace(&mut self.expanded[id as usize], true) {
+                    return Some(id);
+                }
+            }
+        }
+        None
+    }
+}
 
 /// The pruning pass's plans and tests; the complete search has none.
 struct Plans {
@@ -290,7 +363,12 @@ impl Frontier<'_> {
             (pushes, 0),
             child.bound as u16,
         );
-        self.queue(id, child.bound, pushes, child.areas)
+        if child.bound == 0 {
+            return Some(id);
+        }
+        let boxes = &self.expander.child_boxes[child.boxes..child.boxes + n];
+        self.open.push(id, child.bound, pushes, child.areas, boxes);
+        None
     }
 
     /// Stores the macro's last position as a child of the node (its earlier positions
@@ -323,18 +401,10 @@ impl Frontier<'_> {
             bound as u16,
         );
         let areas = self.expander.busy_areas(board, &m.boxes, m.player);
-        self.queue(id, bound, pushes, areas)
-    }
-
-    /// Queues a stored child (`areas`: its areas of free floor that hold work); returns
-    /// it when it is solved.
-    fn queue(&mut self, id: u32, bound: u32, pushes: u32, areas: u32) -> Option<u32> {
         if bound == 0 {
             return Some(id);
         }
-        let priority = priority(WEIGHT * u64::from(bound) + u64::from(pushes), areas);
-        self.open
-            .push(Reverse((priority, tie(bound, areas), newest_first(id))));
+        self.open.push(id, bound, pushes, areas, &m.boxes);
         None
     }
 }

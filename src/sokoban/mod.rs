@@ -18,6 +18,7 @@ mod freeze;
 mod goalroom;
 mod greedy;
 mod matching;
+mod packing;
 mod path;
 mod reach;
 mod replay;
