@@ -62,12 +62,7 @@ impl GoalRooms {
         let mut entrance_room = vec![NO_ROOM; board.len()];
         let mut layer = vec![0u16; board.len()];
         let mut rooms = Vec::new();
-        let mut seen = vec![false; board.len()];
-        for &goal in &board.goals {
-            if seen[goal] {
-                continue;
-            }
-            let cells = goal_group(board, goal, &mut seen);
+        for cells in goal_groups(board) {
             if cells.len() < MIN_GOALS || rooms.len() >= usize::from(NO_ROOM) {
                 continue;
             }
@@ -309,8 +304,20 @@ fn filled_in_order(layers: &[Vec<usize>], boxes: &[u16]) -> bool {
     current.is_none_or(|k| layers[k + 1..].iter().flatten().all(|&g| !filled(g)))
 }
 
+/// The board's groups of goals 4-connected through goals, each a room candidate.
+pub(super) fn goal_groups(board: &Board) -> Vec<Vec<usize>> {
+    let mut seen = vec![false; board.len()];
+    let mut groups = Vec::new();
+    for &goal in &board.goals {
+        if !seen[goal] {
+            groups.push(goal_group(board, goal, &mut seen));
+        }
+    }
+    groups
+}
+
 /// The goals 4-connected to `goal` through goals, marked in `seen`.
-pub(super) fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
+fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
     let mut cells = vec![goal];
     seen[goal] = true;
     let mut head = 0;

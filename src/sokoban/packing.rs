@@ -9,7 +9,7 @@
 //! does not count.
 
 use super::board::Board;
-use super::goalroom::{goal_group, packing_layers};
+use super::goalroom::{goal_groups, packing_layers};
 
 pub struct Packing {
     /// Per cell: the index of its group's layer in `layer_sizes` (goals only).
@@ -26,12 +26,7 @@ impl Packing {
         let mut layer_of = vec![u32::MAX; board.len()];
         let mut groups = Vec::new();
         let mut layer_sizes = Vec::new();
-        let mut seen = vec![false; board.len()];
-        for &goal in &board.goals {
-            if seen[goal] {
-                continue;
-            }
-            let cells = goal_group(board, goal, &mut seen);
+        for cells in goal_groups(board) {
             let layers = packing_layers(board, &cells).unwrap_or_else(|| vec![cells]);
             let first = layer_sizes.len();
             for goals in &layers {
