@@ -219,12 +219,29 @@ impl Open {
         }
     }
 
+    /// Queues a stored child as [`Open::push`] does; returns it instead when it is
+    /// solved.
+    fn queue(
+        &mut self,
+        id: u32,
+        bound: u32,
+        pushes: u32,
+        areas: u32,
+        boxes: &[u16],
+    ) -> Option<u32> {
+        if bound == 0 {
+            return Some(id);
+        }
+        self.push(id, bound, pushes, areas, boxes);
+        None
+    }
+
     /// The next position to expand: the best of the next list in turn not expanded yet
     /// (an empty list passes its turn).
     fn pop(&mut self) -> Option<u32> {
         for _ in 0..self.lists.len() {
             self.turn += 1;
-            let list = &mut self.lists[self.turn % 3];
+            let list = &mut self.lists[self.turn % self.lists.len()];
             while let Some(Reverse((_, _, order))) = list.pop() {
                 let id = newest_first(order);
                 if !std::mem::replace(&mut self.expanded[id as usize], true) {
@@ -363,12 +380,7 @@ impl Frontier<'_> {
             (pushes, 0),
             child.bound as u16,
         );
-        if child.bound == 0 {
-            return Some(id);
-        }
-        let boxes = &self.expander.child_boxes[child.boxes..child.boxes + n];
-        self.open.push(id, child.bound, pushes, child.areas, boxes);
-        None
+        self.open.queue(id, child.bound, pushes, child.areas, boxes)
     }
 
     /// Stores the macro's last position as a child of the node (its earlier positions
@@ -401,10 +413,6 @@ impl Frontier<'_> {
             bound as u16,
         );
         let areas = self.expander.busy_areas(board, &m.boxes, m.player);
-        if bound == 0 {
-            return Some(id);
-        }
-        self.open.push(id, bound, pushes, areas, &m.boxes);
-        None
+        self.open.queue(id, bound, pushes, areas, &m.boxes)
     }
 }

@@ -65,14 +65,17 @@ impl Reach {
         starts: &[usize],
         player: &Reach,
     ) -> u32 {
-        let generation = self.next_generation();
         let mut count = 0;
-        for &start in starts {
-            let unseen = self.stamp[start] != generation && !player.reached(start);
-            if unseen && occupancy[start] == EMPTY {
-                count += u32::from(self.flood_busy(board, occupancy, start, |_| {}));
-            }
-        }
+        self.each_area(
+            board,
+            occupancy,
+            starts,
+            player,
+            |_, _| {},
+            |busy| {
+                count += u32::from(busy);
+            },
+        );
         count
     }
 
@@ -87,17 +90,36 @@ impl Reach {
         label: &mut [u32],
         busy: &mut Vec<bool>,
     ) -> u32 {
-        let generation = self.next_generation();
         busy.clear();
+        let on_cell = |area: u32, cell: usize| label[cell] = area;
+        self.each_area(board, occupancy, starts, player, on_cell, |work| {
+            busy.push(work)
+        });
+        busy.iter().filter(|&&b| b).count() as u32
+    }
+
+    /// Floods each area of free floor with a cell in `starts` that the player cannot
+    /// reach, numbering them from 0: `on_cell(area, cell)` for each of its cells, then
+    /// `on_area(whether it holds work)`.
+    fn each_area(
+        &mut self,
+        board: &Board,
+        occupancy: &[u8],
+        starts: &[usize],
+        player: &Reach,
+        mut on_cell: impl FnMut(u32, usize),
+        mut on_area: impl FnMut(bool),
+    ) {
+        let generation = self.next_generation();
+        let mut area = 0;
         for &start in starts {
             let unseen = self.stamp[start] != generation && !player.reached(start);
             if unseen && occupancy[start] == EMPTY {
-                let k = busy.len() as u32;
-                let work = self.flood_busy(board, occupancy, start, |c| label[c] = k);
-                busy.push(work);
+                let work = self.flood_busy(board, occupancy, start, |cell| on_cell(area, cell));
+                on_area(work);
+                area += 1;
             }
         }
-        busy.iter().filter(|&&b| b).count() as u32
     }
 
     /// Stamps the free area at `start`, showing each of its cells to `visit`; whether it
