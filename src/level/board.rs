@@ -177,6 +177,11 @@ impl Board {
         self.where_(Cell::has_player)
     }
 
+    /// The board as a `.box` maze, when it is one: one player, one box, one goal.
+    pub fn to_grid(&self) -> Option<Grid> {
+        self.position()?.to_grid()
+    }
+
     /// The position to check and solve, when the board has exactly one player.
     pub fn position(&self) -> Option<Position> {
         let [player] = self.players()[..] else {

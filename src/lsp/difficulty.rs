@@ -103,7 +103,7 @@ fn map_target(view: &View, offset: usize, cell_only: bool) -> Option<MapTarget> 
         if cell_only && cell.is_none() {
             return None;
         }
-        let grid = Arc::new(level.board.position()?.to_grid()?);
+        let grid = Arc::new(level.board.to_grid()?);
         return (grid.cell_count() <= limit).then(|| MapTarget {
             maze: level.index,
             level: true,

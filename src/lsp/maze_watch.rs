@@ -79,7 +79,7 @@ fn grid_of(view: &View, index: usize, level: bool) -> Option<Arc<Grid>> {
     match (level, view.levels()) {
         (true, Some(levels)) => {
             let level = levels.levels().get(index.wrapping_sub(1))?;
-            level.board.position()?.to_grid().map(Arc::new)
+            level.board.to_grid().map(Arc::new)
         }
         (false, None) => valid(view, index).map(|(_, grid)| grid.clone()),
         _ => None,
