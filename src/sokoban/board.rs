@@ -103,10 +103,56 @@ impl Board {
         &self.distance[cell * n..cell * n + n]
     }
 
+    /// The board of the backward search (pulls from the solved position): the boxes'
+    /// starting cells `starts` are its goals, and its distances are the fewest pulls
+    /// taking a lone box from a cell to each of them — the pushes from that start to
+    /// the cell. Same floor, same grid.
+    pub fn reversed(&self, starts: &[usize]) -> Board {
+        let mut goals = starts.to_vec();
+        goals.sort_unstable();
+        let mut goal = vec![false; self.len()];
+        for &s in &goals {
+            goal[s] = true;
+        }
+        let mut board = Board {
+            floor: self.floor.clone(),
+            goal,
+            live: Vec::new(),
+            goals,
+            distance: Vec::new(),
+            offsets: self.offsets,
+        };
+        board.distance = board.distances(Board::step_push);
+        board.live = (0..board.len())
+            .map(|cell| board.goal_distances(cell).iter().any(|&d| d != FAR))
+            .collect();
+        board
+    }
+
+    /// A push of a box at `cell` in direction `dir`, on an empty board: its new cell,
+    /// when the player's cell behind it and that cell are floor.
+    fn step_push(&self, cell: usize, dir: usize) -> Option<usize> {
+        let to = self.step(cell, dir);
+        (self.floor[to] && self.floor[self.step(cell, dir ^ 1)]).then_some(to)
+    }
+
+    /// A pull of a box at `cell` in direction `dir`, on an empty board: its new cell,
+    /// when that cell (the player's) and the one beyond (the player's next) are floor.
+    fn step_pull(&self, cell: usize, dir: usize) -> Option<usize> {
+        let to = self.step(cell, dir);
+        (self.floor[to] && self.floor[self.step(to, dir)]).then_some(to)
+    }
+
     /// For each goal, a breadth-first search of pulls: a box at `x` pulled in direction
     /// `d` moves to `x+d` with the player going from `x+d` to `x+2d`; a pull sequence
     /// reversed is a push sequence onto the goal.
     fn pull_distances(&self) -> Vec<u16> {
+        self.distances(Board::step_pull)
+    }
+
+    /// For each goal, a breadth-first search from it along `step` (cell, direction) →
+    /// the next cell, if any.
+    fn distances(&self, step: fn(&Board, usize, usize) -> Option<usize>) -> Vec<u16> {
         let n = self.goals.len();
         let mut distance = vec![FAR; self.len() * n];
         let mut queue = Vec::new();
@@ -120,10 +166,9 @@ impl Board {
                 head += 1;
                 let next_distance = distance[cell * n + g] + 1;
                 for dir in 0..4 {
-                    let to = self.step(cell, dir);
-                    if !self.floor[to] || !self.floor[self.step(to, dir)] {
+                    let Some(to) = step(self, cell, dir) else {
                         continue;
-                    }
+                    };
                     if distance[to * n + g] == FAR {
                         distance[to * n + g] = next_distance;
                         queue.push(to);

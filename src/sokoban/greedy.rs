@@ -8,6 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::backward::{Backward, Step};
 use super::board::Board;
 use super::budget::Budget;
 use super::corral::Corrals;
@@ -121,13 +122,16 @@ fn best_first(
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
     let mut plans = corrals.then(|| Plans::new(board, boxes));
+    // Pulls from the solved position, one expansion per forward one, until the two
+    // searches store the same position.
+    let mut backward = Backward::new(board, &zobrist, boxes);
     while let Some(node) = open.pop() {
         expanded += 1;
         let progress = Progress {
-            positions: table.len() as u64,
+            positions: stored(&table, backward.as_ref()),
             lower_bound: bound,
         };
-        let bytes = || table.bytes() + open.bytes();
+        let bytes = || table.bytes() + open.bytes() + backward.as_ref().map_or(0, Backward::bytes);
         if let Some(why) = budget.tick(expanded, bytes, progress, on_event) {
             return Greedy::Stopped(why);
         }
@@ -144,21 +148,45 @@ fn best_first(
             zobrist: &zobrist,
             expander: &mut expander,
             node,
+            backward: backward.as_ref(),
+            met: None,
         };
         let found = match plans.as_mut() {
             Some(plans) => plans.expand(board, &mut frontier, &position, at, pruned),
             None => frontier.expand(board, &position, at, None, pruned),
         };
-        if let Some(id) = found {
+        let met = frontier.met;
+        let joined = match (found, backward.as_mut()) {
+            (Some(id), _) => Some((id, met)),
+            (None, Some(back)) => match back.step(board, &zobrist, &table) {
+                Step::Expanded => None,
+                Step::Meet { forward, backward } => Some((forward, Some(backward))),
+                Step::Exhausted => {
+                    backward = None;
+                    None
+                }
+            },
+            (None, None) => None,
+        };
+        if let Some((id, met)) = joined {
             // The positions to the first solution, exact (not rounded to a report).
             on_event(Event::Progress(Progress {
-                positions: table.len() as u64,
+                positions: stored(&table, backward.as_ref()),
                 lower_bound: bound,
             }));
-            return Greedy::Found(table.pushes_to(id));
+            let mut pushes = table.pushes_to(id);
+            if let (Some(node), Some(back)) = (met, &backward) {
+                pushes.extend(back.pushes_from(board, node));
+            }
+            return Greedy::Found(pushes);
         }
     }
     Greedy::Exhausted
+}
+
+/// The positions both searches stored.
+fn stored(table: &Table, backward: Option<&Backward>) -> u64 {
+    (table.len() + backward.map_or(0, Backward::len)) as u64
 }
 
 /// One open list: (key, [`tie`], [`newest_first`] of the node), smallest first.
@@ -311,6 +339,10 @@ struct Frontier<'a> {
     zobrist: &'a Zobrist,
     expander: &'a mut Expander,
     node: u32,
+    /// The backward search, whose positions a child may meet.
+    backward: Option<&'a Backward>,
+    /// The backward node a returned child met (then it is not solved itself).
+    met: Option<u32>,
 }
 
 impl Frontier<'_> {
@@ -380,6 +412,12 @@ impl Frontier<'_> {
             (pushes, 0),
             child.bound as u16,
         );
+        self.met = self
+            .backward
+            .and_then(|b| b.find(hash, boxes, child.region));
+        if self.met.is_some() {
+            return Some(id);
+        }
         self.open.queue(id, child.bound, pushes, child.areas, boxes)
     }
 
@@ -412,6 +450,10 @@ impl Frontier<'_> {
             (pushes, 0),
             bound as u16,
         );
+        self.met = self.backward.and_then(|b| b.find(hash, &m.boxes, region));
+        if self.met.is_some() {
+            return Some(id);
+        }
         let areas = self.expander.busy_areas(board, &m.boxes, m.player);
         self.open.queue(id, bound, pushes, areas, &m.boxes)
     }

@@ -10,6 +10,7 @@
 //! (LURD), `replay`.
 
 mod astar;
+mod backward;
 mod board;
 mod budget;
 mod corral;

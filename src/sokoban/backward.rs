@@ -1,0 +1,248 @@
+//! The backward search: best-first over pulls, from the solved position (every goal
+//! holding a box, the player in any area) back to the start. A level whose goals fill
+//! in one hard order is often easy backwards — pulling boxes out of a full goal room is
+//! what the room's packing order reverses — and hard forwards; the reverse holds for
+//! levels whose start is a tangle.
+//!
+//! Positions are stored as the forward search stores them (boxes sorted, the player's
+//! region normalised to its smallest cell, the same Zobrist hashes), so one position
+//! is recognised in either table. Pulls are bounded by the matching of boxes to their
+//! starting cells on pull distances ([`Board::reversed`]); a box pulled onto a cell
+//! from which no starting cell can be reached is dropped (exact, as dead squares are).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::board::Board;
+use super::freeze::{BOX, EMPTY};
+use super::matching::Matcher;
+use super::reach::Reach;
+use super::table::{Table, NONE};
+use super::zobrist::Zobrist;
+
+/// The bound's weight against the pulls made, as in the forward search.
+const WEIGHT: u64 = 5;
+
+/// The backward search's own state: the reversed board, its table and open list.
+pub struct Backward {
+    reverse: Board,
+    table: Table,
+    open: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    matcher: Matcher,
+    occupancy: Vec<u8>,
+    reach: Reach,
+    after: Reach,
+    /// Scratch: one child's boxes.
+    child: Vec<u16>,
+}
+
+/// What one backward expansion came to.
+pub enum Step {
+    Expanded,
+    /// A child is the forward search's node `forward`: a solution joins the two paths.
+    Meet { forward: u32, backward: u32 },
+    /// No position left: no solved position leads back to any the forward search met.
+    Exhausted,
+}
+
+/// One pull: the box at `from` moves to `to` (where the player stood), the player one
+/// cell further.
+struct Pull {
+    index: usize,
+    from: usize,
+    to: usize,
+    dir: usize,
+}
+
+impl Backward {
+    /// The backward search of the level whose start has `boxes`, its roots queued:
+    /// every goal with a box, the player in each area of the free floor next to a box.
+    /// `None` when goals outnumber boxes (the solved positions are then many: which
+    /// goals stay empty is not known).
+    pub fn new(board: &Board, zobrist: &Zobrist, boxes: &[u16]) -> Option<Backward> {
+        if boxes.len() != board.goals.len() {
+            return None;
+        }
+        let starts: Vec<usize> = boxes.iter().map(|&b| usize::from(b)).collect();
+        let reverse = board.reversed(&starts);
+        let mut search = Backward {
+            table: Table::new(boxes.len()),
+            open: BinaryHeap::new(),
+            matcher: Matcher::new(),
+            occupancy: vec![EMPTY; board.len()],
+            reach: Reach::new(board.len()),
+            after: Reach::new(board.len()),
+            child: Vec::new(),
+            reverse,
+        };
+        search.add_roots(board, zobrist);
+        Some(search)
+    }
+
+    fn place(&mut self, boxes: &[u16], value: u8) {
+        for &b in boxes {
+            self.occupancy[usize::from(b)] = value;
+        }
+    }
+
+    /// The solved positions: boxes on every goal, the player in each area of free
+    /// floor that borders a box.
+    fn add_roots(&mut self, board: &Board, zobrist: &Zobrist) {
+        let goals: Vec<u16> = board.goals.iter().map(|&g| g as u16).collect();
+        let Some(bound) = self.matcher.bound(&self.reverse, &goals) else {
+            return;
+        };
+        self.place(&goals, BOX);
+        let mut seen = vec![false; board.len()];
+        let mut starts = Vec::new();
+        for cell in 0..board.len() {
+            if !board.floor[cell] || self.occupancy[cell] != EMPTY || seen[cell] {
+                continue;
+            }
+            let region = self.reach.explore(board, &self.occupancy, cell);
+            let mut borders_box = false;
+            for c in 0..board.len() {
+                if self.reach.reached(c) {
+                    seen[c] = true;
+                    borders_box |= (0..4).any(|d| self.occupancy[board.step(c, d)] == BOX);
+                }
+            }
+            if borders_box {
+                starts.push(region);
+            }
+        }
+        self.place(&goals, EMPTY);
+        let hash = zobrist.boxes(&goals);
+        for region in starts {
+            let id = self.table.insert(
+                hash ^ zobrist.player_at(region),
+                &goals,
+                region as u16,
+                NONE,
+                (0, 0),
+                (0, 0),
+                bound as u16,
+            );
+            self.queue(id, bound, 0);
+        }
+    }
+
+    fn queue(&mut self, id: u32, bound: u32, pulls: u32) {
+        let key = WEIGHT * u64::from(bound) + u64::from(pulls);
+        self.open.push(Reverse((key, bound, u32::MAX - id)));
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.table.bytes() + self.open.capacity() * 16
+    }
+
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Expands the best open position: [`Step::Meet`] when a child is a position the
+    /// forward search stored in `forward` (its root, the start, included).
+    pub fn step(&mut self, board: &Board, zobrist: &Zobrist, forward: &Table) -> Step {
+        let Some(Reverse((_, _, order))) = self.open.pop() else {
+            return Step::Exhausted;
+        };
+        let node = u32::MAX - order;
+        let boxes = self.table.boxes(node).to_vec();
+        let at = usize::from(self.table.player[node as usize]);
+        self.place(&boxes, BOX);
+        self.reach.explore(board, &self.occupancy, at);
+        let pulls = self.pulls(board, &boxes);
+        self.matcher.prepare(&self.reverse, &boxes);
+        let base = zobrist.boxes(&boxes);
+        let made = self.table.pushes[node as usize] + 1;
+        for pull in pulls {
+            self.child.clear();
+            self.child.extend_from_slice(&boxes);
+            self.child[pull.index] = pull.to as u16;
+            self.child.sort_unstable();
+            self.occupancy[pull.from] = EMPTY;
+            self.occupancy[pull.to] = BOX;
+            let region = self
+                .after
+                .explore(board, &self.occupancy, board.step(pull.to, pull.dir))
+                as u16;
+            self.occupancy[pull.to] = EMPTY;
+            self.occupancy[pull.from] = BOX;
+            let hash = base
+                ^ zobrist.boxes(&[pull.from as u16, pull.to as u16])
+                ^ zobrist.player_at(usize::from(region));
+            if self.table.find(hash, &self.child, region).is_some() {
+                continue;
+            }
+            let Some(bound) =
+                self.matcher
+                    .bound_moved(&self.reverse, &self.child, pull.index, pull.to)
+            else {
+                continue;
+            };
+            let id = self.table.insert(
+                hash,
+                &self.child,
+                region,
+                node,
+                (pull.from as u16, pull.dir as u8),
+                (made, 0),
+                bound as u16,
+            );
+            if let Some(met) = forward.find(hash, &self.child, region) {
+                self.place(&boxes, EMPTY);
+                return Step::Meet {
+                    forward: met,
+                    backward: id,
+                };
+            }
+            self.queue(id, bound, made);
+        }
+        self.place(&boxes, EMPTY);
+        Step::Expanded
+    }
+
+    /// The node holding exactly this position, if the backward search stored it.
+    pub fn find(&self, hash: u64, boxes: &[u16], region: u16) -> Option<u32> {
+        self.table.find(hash, boxes, region)
+    }
+
+    /// The pulls the player can make (`reach` explored): standing next to a box, with
+    /// free floor behind, onto a cell from which the box can still reach a start.
+    fn pulls(&self, board: &Board, boxes: &[u16]) -> Vec<Pull> {
+        let mut pulls = Vec::new();
+        for (index, &b) in boxes.iter().enumerate() {
+            let from = usize::from(b);
+            for dir in 0..4 {
+                let to = board.step(from, dir);
+                let beyond = board.step(to, dir);
+                if self.reach.reached(to)
+                    && board.floor[beyond]
+                    && self.occupancy[beyond] == EMPTY
+                    && self.reverse.live[to]
+                {
+                    pulls.push(Pull {
+                        index,
+                        from,
+                        to,
+                        dir,
+                    });
+                }
+            }
+        }
+        pulls
+    }
+
+    /// The forward pushes from the start to the solved position that reverse the pulls
+    /// from a root to `node`: each pull of a box from `x` in direction `d` is a push of
+    /// the box at `x + d` in direction `d ^ 1`, in the opposite order.
+    pub fn pushes_from(&self, board: &Board, node: u32) -> Vec<(usize, usize)> {
+        let mut pushes = self.table.pushes_to(node);
+        pushes.reverse();
+        for (from, dir) in &mut pushes {
+            *from = board.step(*from, *dir);
+            *dir ^= 1;
+        }
+        pushes
+    }
+}
