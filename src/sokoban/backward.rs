@@ -40,7 +40,10 @@ pub struct Backward {
 pub enum Step {
     Expanded,
     /// A child is the forward search's node `forward`: a solution joins the two paths.
-    Meet { forward: u32, backward: u32 },
+    Meet {
+        forward: u32,
+        backward: u32,
+    },
     /// No position left: no solved position leads back to any the forward search met.
     Exhausted,
 }
@@ -244,5 +247,94 @@ impl Backward {
             *dir ^= 1;
         }
         pushes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::board::testing::puzzle;
+    use crate::sokoban::path;
+    use crate::sokoban::replay;
+
+    /// Runs the backward search alone until it meets a forward table holding only the
+    /// start; returns the LURD of the joined pushes, or `None` when it runs out.
+    fn solve_backwards(rows: &[&str]) -> Option<String> {
+        let level = puzzle(rows);
+        let (board, start) = Board::new(&level);
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let zobrist = Zobrist::new(board.len());
+        let mut occupancy = vec![EMPTY; board.len()];
+        for &b in &start.boxes {
+            occupancy[b] = BOX;
+        }
+        let region = Reach::new(board.len()).explore(&board, &occupancy, start.player);
+        let mut forward = Table::new(boxes.len());
+        let hash = zobrist.boxes(&boxes) ^ zobrist.player_at(region);
+        forward.insert(hash, &boxes, region as u16, NONE, (0, 0), (0, 0), 0);
+        let mut backward = Backward::new(&board, &zobrist, &boxes)?;
+        loop {
+            match backward.step(&board, &zobrist, &forward) {
+                Step::Expanded => {}
+                Step::Exhausted => return None,
+                Step::Meet {
+                    forward: met,
+                    backward: node,
+                } => {
+                    assert_eq!(met, 0, "the only forward node is the start");
+                    let pushes = backward.pushes_from(&board, node);
+                    let solution =
+                        path::solution(&board, &start.boxes, start.player, &pushes, false);
+                    assert_eq!(
+                        replay(&level, &solution.lurd),
+                        Ok((solution.pushes, solution.moves, true))
+                    );
+                    return Some(solution.lurd);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pulls_from_the_goals_reach_the_start_and_replay_forwards() {
+        let rows = ["#######", "#.  $ #", "# ## @#", "#.  $ #", "#######"];
+        assert!(solve_backwards(&rows).is_some());
+    }
+
+    #[test]
+    fn a_filled_dead_end_is_unpacked_backwards_in_order() {
+        // The goals end a corridor: the deepest must be filled first, which backwards is
+        // the last box pulled out.
+        let rows = [
+            "#########",
+            "#...   @#",
+            "####$$$ #",
+            "#       #",
+            "#########",
+        ];
+        let lurd = solve_backwards(&rows).expect("solvable");
+        assert!(lurd.chars().filter(char::is_ascii_uppercase).count() >= 9);
+    }
+
+    #[test]
+    fn a_start_no_pull_sequence_reaches_exhausts_the_backward_search() {
+        // The box in the corner can never leave it: no box pulled from a goal gets
+        // there, so no solved position leads back to the start.
+        let rows = ["######", "#$  .#", "#  @ #", "#.  $#", "######"];
+        assert_eq!(solve_backwards(&rows), None);
+    }
+
+    #[test]
+    fn reversed_distances_are_pushes_from_the_start() {
+        // A box at the start cell (col 2) pushed right twice reaches col 4; pulled back
+        // from col 4 it takes two pulls.
+        let rows = ["#######", "#@ $ .#", "#######"];
+        let (board, start) = Board::new(&puzzle(&rows));
+        let reverse = board.reversed(&start.boxes);
+        let two_right = board.step(board.step(start.boxes[0], 3), 3);
+        assert_eq!(reverse.goal_distances(two_right), &[2]);
+        // One push left (the player at col 3) takes it to col 1: one pull back.
+        let one_left = board.step(start.boxes[0], 2);
+        assert_eq!(reverse.goal_distances(one_left), &[1]);
     }
 }
