@@ -3,7 +3,9 @@
 //! turn (the priority; packing first; connectivity first), with PI-corral pruning,
 //! goal-room macros and tunnel macros. Those keep some solution but may drop positions
 //! that are not lost, so only the complete search (provably lost positions pruned,
-//! nothing else) running out of positions proves the level unsolvable.
+//! nothing else) running out of positions proves the level unsolvable. Beside it the
+//! backward search (`backward.rs`) pulls boxes from the solved position, one expansion
+//! each in turn; a position both have stored joins their paths into a solution.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

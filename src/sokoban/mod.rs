@@ -6,8 +6,8 @@
 //! The parts: `board` (fixed context: floor, dead squares, push distances),
 //! `matching` (lower bound), `freeze` (deadlocks), `goalroom` (goal macros), `tunnel`
 //! (tunnel macros), `reach` (player walks), `expand` (successors), `table` + `zobrist`
-//! (transposition table), `greedy` (fast search), `astar` (exact search), `path`
-//! (LURD), `replay`.
+//! (transposition table), `greedy` (fast search), `backward` (its pulls from the solved
+//! position, met halfway), `astar` (exact search), `path` (LURD), `replay`.
 
 mod astar;
 mod backward;
