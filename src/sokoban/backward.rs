@@ -44,7 +44,8 @@ pub enum Step {
         forward: u32,
         backward: u32,
     },
-    /// No position left: no solved position leads back to any the forward search met.
+    /// No position left: no solved position leads back to the start (a proof: only
+    /// provably lost positions are dropped, and every solution ends in a root).
     Exhausted,
 }
 

@@ -163,9 +163,11 @@ fn best_first(
             (None, Some(back)) => match back.step(board, &zobrist, &table) {
                 Step::Expanded => None,
                 Step::Meet { forward, backward } => Some((forward, Some(backward))),
+                // Nothing but provably lost positions was dropped backwards: no solved
+                // position leads back to the start, whatever this pass pruned.
                 Step::Exhausted => {
-                    backward = None;
-                    None
+                    *pruned = false;
+                    return Greedy::Exhausted;
                 }
             },
             (None, None) => None,
