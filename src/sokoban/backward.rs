@@ -105,9 +105,9 @@ impl Backward {
             }
             let region = self.reach.explore(board, &self.occupancy, cell);
             let mut borders_box = false;
-            for c in 0..board.len() {
+            for (c, seen) in seen.iter_mut().enumerate() {
                 if self.reach.reached(c) {
-                    seen[c] = true;
+                    *seen = true;
                     borders_box |= (0..4).any(|d| self.occupancy[board.step(c, d)] == BOX);
                 }
             }
