@@ -15,13 +15,11 @@ use std::collections::BinaryHeap;
 
 use super::board::Board;
 use super::freeze::{BOX, EMPTY};
+use super::greedy::{priority, WEIGHT};
 use super::matching::Matcher;
 use super::reach::Reach;
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
-
-/// The bound's weight against the pulls made, as in the forward search.
-const WEIGHT: u64 = 5;
 
 /// The backward search's own state: the reversed board, its table and open list.
 pub struct Backward {
@@ -32,8 +30,13 @@ pub struct Backward {
     occupancy: Vec<u8>,
     reach: Reach,
     after: Reach,
-    /// Scratch: one child's boxes.
+    /// Scratch: the expanded position's boxes, its pulls, one child's boxes.
+    parent: Vec<u16>,
+    pulls: Vec<Pull>,
     child: Vec<u16>,
+    /// Scratch of the busy-area counts, over the floor's cells.
+    areas: Reach,
+    floor_cells: Vec<usize>,
 }
 
 /// What one backward expansion came to.
@@ -76,7 +79,11 @@ impl Backward {
             occupancy: vec![EMPTY; board.len()],
             reach: Reach::new(board.len()),
             after: Reach::new(board.len()),
+            parent: Vec::new(),
+            pulls: Vec::new(),
             child: Vec::new(),
+            areas: Reach::new(board.len()),
+            floor_cells: (0..board.len()).filter(|&c| board.floor[c]).collect(),
             reverse,
         };
         search.add_roots(board, zobrist);
@@ -127,12 +134,15 @@ impl Backward {
                 (0, 0),
                 bound as u16,
             );
-            self.queue(id, bound, 0);
+            self.queue(id, bound, 0, 1);
         }
     }
 
-    fn queue(&mut self, id: u32, bound: u32, pulls: u32) {
-        let key = WEIGHT * u64::from(bound) + u64::from(pulls);
+    /// Queues stored position `id` on the forward search's priority: `5·bound +
+    /// pulls`, plus 10 per busy area beyond the player's (areas of the reversed board:
+    /// a start cell inside, or a box off its start beside it).
+    fn queue(&mut self, id: u32, bound: u32, pulls: u32, areas: u32) {
+        let key = priority(WEIGHT * u64::from(bound) + u64::from(pulls), areas);
         self.open.push(Reverse((key, bound, u32::MAX - id)));
     }
 
@@ -151,36 +161,24 @@ impl Backward {
             return Step::Exhausted;
         };
         let node = u32::MAX - order;
-        let boxes = self.table.boxes(node).to_vec();
+        let mut boxes = std::mem::take(&mut self.parent);
+        boxes.clear();
+        boxes.extend_from_slice(self.table.boxes(node));
         let at = usize::from(self.table.player[node as usize]);
         self.place(&boxes, BOX);
         self.reach.explore(board, &self.occupancy, at);
-        let pulls = self.pulls(board, &boxes);
+        self.list_pulls(board, &boxes);
         self.matcher.prepare(&self.reverse, &boxes);
         let base = zobrist.boxes(&boxes);
         let made = self.table.pushes[node as usize] + 1;
-        for pull in pulls {
+        let mut step = Step::Expanded;
+        let pulls = std::mem::take(&mut self.pulls);
+        for pull in &pulls {
             self.child.clear();
             self.child.extend_from_slice(&boxes);
             self.child[pull.index] = pull.to as u16;
             self.child.sort_unstable();
-            self.occupancy[pull.from] = EMPTY;
-            self.occupancy[pull.to] = BOX;
-            let region = self
-                .after
-                .explore(board, &self.occupancy, board.step(pull.to, pull.dir))
-                as u16;
-            self.occupancy[pull.to] = EMPTY;
-            self.occupancy[pull.from] = BOX;
-            let hash = base
-                ^ zobrist.boxes(&[pull.from as u16, pull.to as u16])
-                ^ zobrist.player_at(usize::from(region));
-            if self.table.find(hash, &self.child, region).is_some() {
-                continue;
-            }
-            let Some(bound) =
-                self.matcher
-                    .bound_moved(&self.reverse, &self.child, pull.index, pull.to)
+            let Some((hash, region, bound, areas)) = self.consider(board, zobrist, base, pull)
             else {
                 continue;
             };
@@ -194,16 +192,53 @@ impl Backward {
                 bound as u16,
             );
             if let Some(met) = forward.find(hash, &self.child, region) {
-                self.place(&boxes, EMPTY);
-                return Step::Meet {
+                step = Step::Meet {
                     forward: met,
                     backward: id,
                 };
+                break;
             }
-            self.queue(id, bound, made);
+            self.queue(id, bound, made, areas);
         }
         self.place(&boxes, EMPTY);
-        Step::Expanded
+        self.parent = boxes;
+        self.pulls = pulls;
+        step
+    }
+
+    /// A pull's child (its boxes in `child`, the parent's on the board and prepared in
+    /// the matcher): its hash, normalised player cell, bound and busy areas, or `None`
+    /// when it is stored already or dead.
+    fn consider(
+        &mut self,
+        board: &Board,
+        zobrist: &Zobrist,
+        base: u64,
+        pull: &Pull,
+    ) -> Option<(u64, u16, u32, u32)> {
+        self.occupancy[pull.from] = EMPTY;
+        self.occupancy[pull.to] = BOX;
+        let player = board.step(pull.to, pull.dir);
+        let region = self.after.explore(board, &self.occupancy, player) as u16;
+        let hash = base
+            ^ zobrist.boxes(&[pull.from as u16, pull.to as u16])
+            ^ zobrist.player_at(usize::from(region));
+        let fresh = self.table.find(hash, &self.child, region).is_none();
+        let bound = fresh
+            .then(|| {
+                self.matcher
+                    .bound_moved(&self.reverse, &self.child, pull.index, pull.to)
+            })
+            .flatten();
+        let areas = bound.map(|_| {
+            let cells = &self.floor_cells;
+            1 + self
+                .areas
+                .busy_areas(&self.reverse, &self.occupancy, cells, &self.after)
+        });
+        self.occupancy[pull.to] = EMPTY;
+        self.occupancy[pull.from] = BOX;
+        Some((hash, region, bound?, areas?))
     }
 
     /// The node holding exactly this position, if the backward search stored it.
@@ -211,10 +246,11 @@ impl Backward {
         self.table.find(hash, boxes, region)
     }
 
-    /// The pulls the player can make (`reach` explored): standing next to a box, with
-    /// free floor behind, onto a cell from which the box can still reach a start.
-    fn pulls(&self, board: &Board, boxes: &[u16]) -> Vec<Pull> {
-        let mut pulls = Vec::new();
+    /// Lists in `pulls` those the player can make (`reach` explored): standing next to
+    /// a box, with free floor behind, onto a cell from which the box can still reach a
+    /// start.
+    fn list_pulls(&mut self, board: &Board, boxes: &[u16]) {
+        self.pulls.clear();
         for (index, &b) in boxes.iter().enumerate() {
             let from = usize::from(b);
             for dir in 0..4 {
@@ -225,7 +261,7 @@ impl Backward {
                     && self.occupancy[beyond] == EMPTY
                     && self.reverse.live[to]
                 {
-                    pulls.push(Pull {
+                    self.pulls.push(Pull {
                         index,
                         from,
                         to,
@@ -234,7 +270,6 @@ impl Backward {
                 }
             }
         }
-        pulls
     }
 
     /// The forward pushes from the start to the solved position that reverse the pulls

@@ -31,7 +31,7 @@ pub enum Greedy {
 
 /// How much the bound outweighs the pushes made so far in the priority: large enough
 /// to dive, small enough that among near-equal bounds shorter paths come first.
-const WEIGHT: u64 = 5;
+pub(super) const WEIGHT: u64 = 5;
 
 /// What each area of free floor that holds work, beyond the first, adds to the
 /// priority: FESS's connectivity feature. A position whose boxes cut the floor into
@@ -41,7 +41,7 @@ const AREA_WEIGHT: u64 = 10;
 
 /// The priority of a position: `WEIGHT · bound + pushes`, plus [`AREA_WEIGHT`] per busy
 /// area beyond the first.
-fn priority(weighted: u64, areas: u32) -> u64 {
+pub(super) fn priority(weighted: u64, areas: u32) -> u64 {
     weighted + AREA_WEIGHT * u64::from(areas.saturating_sub(1))
 }
 
