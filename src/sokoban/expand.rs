@@ -255,6 +255,27 @@ impl Expander {
                 if !p {
                     continue;
                 }
+                // I, later too: no barrier box can ever be pushed along or away from the
+                // area before one is pushed into it. Another box may still move off the
+                // cell behind or ahead of a barrier box, so only walls, the area, other
+                // barrier boxes and dead targets rule such a push out; a push the player
+                // cannot make now but may after other pushes would otherwise open the
+                // area without entering it (XSokoban 9's start: a dead cell between two
+                // boxes no push can reach yet was taken for a corral deadlock).
+                let outward = c.boxes.iter().any(|&x| {
+                    (0..4).any(|d| {
+                        let (side, to) = (board.step(x, d ^ 1), board.step(x, d));
+                        let open = |cell: usize| {
+                            board.floor[cell]
+                                && c.area[cell] != generation
+                                && c.barrier[cell] != generation
+                        };
+                        open(side) && open(to) && board.live[to]
+                    })
+                });
+                if outward && super::diag::flag("pi") {
+                    continue;
+                }
                 // I: every push of a barrier box the player can make goes into the area.
                 let mut count = 0u32;
                 let mut inward = true;
@@ -281,6 +302,9 @@ impl Expander {
         self.flood_corral(board, cell);
         let c = &self.corrals;
         let generation = c.generation;
+        if super::diag::on() && self.children.iter().all(|ch| c.barrier[usize::from(ch.push.0)] != generation) {
+            eprintln!("corral deadlock: cells {:?} barrier {:?}\n{}", c.cells, c.boxes, super::diag::render(board, boxes, self.smallest, &c.cells));
+        }
         let before = self.children.len();
         self.children
             .retain(|child| c.barrier[usize::from(child.push.0)] == generation);

@@ -13,6 +13,7 @@ mod astar;
 mod board;
 mod budget;
 mod corral;
+mod diag;
 mod expand;
 mod freeze;
 mod goalroom;
