@@ -205,8 +205,9 @@ impl Expander {
     /// PI-corral pruning (Junghanns and Schaeffer). A corral is a connected area of
     /// empty floor the player cannot reach; its barrier, the boxes next to it. It is a
     /// PI corral when every push of a barrier box the player can make goes into the
-    /// area (I) and every push of a barrier box into the area is one the player can
-    /// make (P): the player must enter it eventually, only through those pushes, so
+    /// area, and no push along or away from it could become possible later, after
+    /// other boxes moved (I), and every push of a barrier box into the area is one the
+    /// player can make (P): the player must enter it eventually, only through those pushes, so
     /// they can come first. Pushes into dead squares or freeze deadlocks (not among
     /// the children) are never part of a solution and count as impossible. A corral
     /// with nothing to do (barrier on goals, no goal inside) is skipped. Of the PI
@@ -273,7 +274,7 @@ impl Expander {
                         open(side) && open(to) && board.live[to]
                     })
                 });
-                if outward && super::diag::flag("pi") {
+                if outward {
                     continue;
                 }
                 // I: every push of a barrier box the player can make goes into the area.
@@ -302,9 +303,6 @@ impl Expander {
         self.flood_corral(board, cell);
         let c = &self.corrals;
         let generation = c.generation;
-        if super::diag::on() && self.children.iter().all(|ch| c.barrier[usize::from(ch.push.0)] != generation) {
-            eprintln!("corral deadlock: cells {:?} barrier {:?}\n{}", c.cells, c.boxes, super::diag::render(board, boxes, self.smallest, &c.cells));
-        }
         let before = self.children.len();
         self.children
             .retain(|child| c.barrier[usize::from(child.push.0)] == generation);

@@ -5,7 +5,8 @@
 //! A room is a connected group of goal cells (at least [`MIN_GOALS`]); its entrances are
 //! the floor cells next to it that are not goals. Its order comes from pulling the boxes
 //! out of the solved room (no other box on the board, the player anywhere outside it):
-//! the boxes that can leave first form the last layer to fill, and so on. Taking boxes
+//! the boxes that can leave first form the last layer to fill, and so on; a box has
+//! left when pulls take it back to where one of the starting boxes stands. Taking boxes
 //! away only frees space, so a box that could leave stays able to, and the goals of one
 //! layer can be filled in any order once the deeper layers are full. A macro and the
 //! cut are a plan, not a proof: the search that uses them treats running out of
@@ -19,10 +20,6 @@ use super::reach::Reach;
 
 /// Smaller goal groups get no macros: their fill order rarely matters.
 pub const MIN_GOALS: usize = 3;
-
-/// The packing advisor tries the boxes nearest the layer being filled, at most this
-/// many, for one that can get there with the other boxes where they are.
-const ADVISOR_TRIES: usize = 3;
 
 /// No room at this cell.
 const NO_ROOM: u16 = u16::MAX;
@@ -55,8 +52,6 @@ pub struct GoalRooms {
     /// Per room, for the position last given to [`GoalRooms::macros`]: the layer it
     /// fills now, when its filled goals are the deeper layers and part of that one.
     next: Vec<Option<u16>>,
-    pub ready_no_box: u64,
-    pub printed: bool,
 }
 
 impl GoalRooms {
@@ -96,30 +91,6 @@ impl GoalRooms {
             rooms.push(Room { layers });
         }
         let rooms_len = rooms.len();
-        if super::diag::on() {
-            let width = board.step(0, 1);
-            let mut text = String::new();
-            for c in 0..board.len() {
-                let ch = if goal_room[c] != NO_ROOM {
-                    char::from(b'0' + (layer[c] % 10) as u8)
-                } else if entrance_room[c] != NO_ROOM {
-                    'E'
-                } else if !board.floor[c] {
-                    '#'
-                } else if boxes.contains(&(c as u16)) {
-                    '$'
-                } else if board.goal[c] {
-                    '.'
-                } else {
-                    ' '
-                };
-                text.push(ch);
-                if c % width == width - 1 {
-                    text.push('\n');
-                }
-            }
-            eprintln!("rooms {} (groups {:?})\n{text}", rooms_len, goal_groups(board).iter().map(Vec::len).collect::<Vec<_>>());
-        }
         GoalRooms {
             rooms,
             goal_room,
@@ -128,8 +99,6 @@ impl GoalRooms {
             search: PushSearch::new(board.len()),
             next: vec![None; rooms_len],
             layer,
-            ready_no_box: 0,
-            printed: false,
         }
     }
 
@@ -149,67 +118,16 @@ impl GoalRooms {
         for room in 0..self.rooms.len() {
             self.next[room] = None;
             let Some((layer, candidates)) = self.next_layer(board, boxes, room as u16) else {
-                if super::diag::on() && !self.printed {
-                    self.printed = true;
-                    eprintln!("room {room} out of order\n{}", super::diag::render(board, boxes, player, &[]));
-                }
                 continue;
             };
             self.next[room] = Some(layer);
-            self.ready_no_box = u64::from(candidates.is_empty());
             let target = (room as u16, layer);
             for from in candidates {
-                if let Some(m) = self.push_to(board, boxes, player, from, target, false) {
+                if let Some(m) = self.push_to(board, boxes, player, from, target) {
                     found.push(m);
                 }
             }
         }
-        for &b in boxes {
-            self.occupancy[usize::from(b)] = EMPTY;
-        }
-        found
-    }
-
-    /// The packing advisor (FESS): for a room that fills a layer now (as of the last
-    /// [`GoalRooms::macros`], which found none) the box off every goal nearest, by
-    /// lone-box pushes, to an empty goal of that layer, pushed there along the fewest
-    /// pushes anywhere on the board, the other boxes fixed. A plan to try first, not a
-    /// cut: the caller keeps the other pushes.
-    pub fn advise(&mut self, board: &Board, boxes: &[u16], player: usize) -> Option<Macro> {
-        // (lone-box pushes to the nearest empty goal of the layer, box, room and layer)
-        let mut near: Vec<(u16, usize, (u16, u16))> = Vec::new();
-        for room in 0..self.rooms.len() {
-            let Some(layer) = self.next[room] else {
-                continue;
-            };
-            let layer_goals = &self.rooms[room].layers[usize::from(layer)];
-            for &b in boxes {
-                let b = usize::from(b);
-                if board.goal[b] {
-                    continue;
-                }
-                let distances = board.goal_distances(b);
-                let nearest = layer_goals
-                    .iter()
-                    .filter(|&&g| !boxes.contains(&(g as u16)))
-                    .filter_map(|g| board.goals.binary_search(g).ok())
-                    .map(|k| distances[k])
-                    .min()
-                    .unwrap_or(super::board::FAR);
-                if nearest != super::board::FAR {
-                    near.push((nearest, b, (room as u16, layer)));
-                }
-            }
-        }
-        near.sort_unstable();
-        for &b in boxes {
-            self.occupancy[usize::from(b)] = BOX;
-        }
-        let tries = if super::diag::flag("adv1") { 1 } else { ADVISOR_TRIES };
-        let found = near
-            .iter()
-            .take(tries)
-            .find_map(|&(_, from, target)| self.push_to(board, boxes, player, from, target, true));
         for &b in boxes {
             self.occupancy[usize::from(b)] = EMPTY;
         }
@@ -254,7 +172,6 @@ impl GoalRooms {
         player: usize,
         from: usize,
         (room, layer): (u16, u16),
-        anywhere: bool,
     ) -> Option<Macro> {
         self.search.begin();
         self.search.queue.push(from * 4);
@@ -281,7 +198,7 @@ impl GoalRooms {
             self.occupancy[cell] = BOX;
             self.search.reach.explore(board, &self.occupancy, at);
             for dir in 0..4 {
-                let Some(to) = self.push_target(board, cell, dir, room, anywhere) else {
+                let Some(to) = self.push_target(board, cell, dir, room) else {
                     continue;
                 };
                 let next = to * 4 + dir;
@@ -299,18 +216,10 @@ impl GoalRooms {
     /// Where pushing the box at `cell` in `dir` takes it, if the player (last explored
     /// reach) can get behind it and the target is free, live and on the room or its
     /// entrances.
-    fn push_target(
-        &self,
-        board: &Board,
-        cell: usize,
-        dir: usize,
-        room: u16,
-        anywhere: bool,
-    ) -> Option<usize> {
+    fn push_target(&self, board: &Board, cell: usize, dir: usize, room: u16) -> Option<usize> {
         let side = board.step(cell, dir ^ 1);
         let to = board.step(cell, dir);
-        let allowed =
-            anywhere || self.goal_room[to] == room || self.entrance_room[to] == room;
+        let allowed = self.goal_room[to] == room || self.entrance_room[to] == room;
         let free = board.floor[to] && self.occupancy[to] == EMPTY && board.live[to];
         (self.search.reach.reached(side) && free && allowed).then_some(to)
     }
@@ -428,8 +337,11 @@ fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
 }
 
 /// The layers of a room, first to fill first: start from every goal of it holding a
-/// box (no other box on the board), pull out — off the room's goals — every box that
-/// can leave, and repeat; the removals, last first. `None` when some box cannot leave.
+/// box (no other box on the board), pull out every box that can leave, and repeat; the
+/// removals, last first. `None` when some box cannot leave. A box leaves when pulls
+/// take it back to a cell one of the `start` boxes off the room stands on (off the
+/// room's goals when there is none): a box pulled only into a pocket next to the room
+/// came through no door a box can use.
 pub(super) fn packing_layers(
     board: &Board,
     cells: &[usize],
@@ -439,13 +351,11 @@ pub(super) fn packing_layers(
     // Where the boxes come from: the starting cells off the room's goals.
     let mut source = vec![false; board.len()];
     let mut sources = 0;
-    if super::diag::flag("door") {
-        for &b in start {
-            let b = usize::from(b);
-            if !cells.contains(&b) {
-                source[b] = true;
-                sources += 1;
-            }
+    for &b in start {
+        let b = usize::from(b);
+        if !cells.contains(&b) {
+            source[b] = true;
+            sources += 1;
         }
     }
     for &c in cells {
@@ -455,9 +365,15 @@ pub(super) fn packing_layers(
     let mut layers = Vec::new();
     while !left.is_empty() {
         let outside = player_area(board, &occupancy, cells);
-        let (leaving, staying): (Vec<usize>, Vec<usize>) = left
-            .iter()
-            .partition(|&&b| can_leave(board, &mut occupancy, &outside, (sources > 0).then_some(&source), b));
+        let (leaving, staying): (Vec<usize>, Vec<usize>) = left.iter().partition(|&&b| {
+            can_leave(
+                board,
+                &mut occupancy,
+                &outside,
+                (sources > 0).then_some(&source),
+                b,
+            )
+        });
         if leaving.is_empty() {
             return None;
         }
@@ -494,8 +410,8 @@ fn player_area(board: &Board, occupancy: &[u8], cells: &[usize]) -> Vec<bool> {
     seen
 }
 
-/// Whether pulls can take the box at `start` off the goals, other boxes fixed, the
-/// player starting anywhere in `outside`.
+/// Whether pulls can take the box at `start` to a `source` cell (without sources: off
+/// the goals), other boxes fixed, the player starting anywhere in `outside`.
 fn can_leave(
     board: &Board,
     occupancy: &mut [u8],

@@ -121,46 +121,14 @@ fn best_first(
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
     let mut plans = corrals.then(|| Plans::new(board, boxes));
-    let diag = super::diag::on();
-    let mut hist = vec![0u64; boxes.len() + 1];
-    let mut goals_hist = vec![0u64; boxes.len() + 1];
-    let mut best: Option<(u32, u32, Vec<u16>, usize)> = None;
-    let report = |hist: &[u64], goals_hist: &[u64], best: &Option<(u32, u32, Vec<u16>, usize)>, plans: &Option<Plans>| {
-        if !diag {
-            return;
-        }
-        eprintln!("expanded by packed: {hist:?}");
-        eprintln!("expanded by on goals: {goals_hist:?}");
-        if let Some(p) = plans {
-            eprintln!("macro expansions {} macros {} ready-no-box {} cut {}", p.stats[0], p.stats[1], p.stats[2], p.stats[3]);
-        }
-        if let Some((packed, bound, bx, at)) = best {
-            eprintln!("best packed {packed} bound {bound}\n{}", super::diag::render(board, bx, *at, &[]));
-        }
-    };
     while let Some(node) = open.pop() {
         expanded += 1;
-        if table.len() > super::diag::cap() {
-            report(&hist, &goals_hist, &best, &plans);
-            return Greedy::Stopped(super::Unknown::Time);
-        }
-        if diag {
-            let bx = table.boxes(node);
-            let packed = open.packing.packed(bx);
-            hist[packed as usize] += 1;
-            goals_hist[bx.iter().filter(|&&b| board.goal[usize::from(b)]).count()] += 1;
-            let bound = u32::from(table.bound[node as usize]);
-            if best.as_ref().is_none_or(|(p, b, _, _)| (packed, Reverse(bound)) > (*p, Reverse(*b))) {
-                best = Some((packed, bound, bx.to_vec(), usize::from(table.player[node as usize])));
-            }
-        }
         let progress = Progress {
             positions: table.len() as u64,
             lower_bound: bound,
         };
         let bytes = || table.bytes() + open.bytes();
         if let Some(why) = budget.tick(expanded, bytes, progress, on_event) {
-            report(&hist, &goals_hist, &best, &plans);
             return Greedy::Stopped(why);
         }
         position.clear();
@@ -187,11 +155,9 @@ fn best_first(
                 positions: table.len() as u64,
                 lower_bound: bound,
             }));
-            report(&hist, &goals_hist, &best, &plans);
             return Greedy::Found(table.pushes_to(id));
         }
     }
-    report(&hist, &goals_hist, &best, &plans);
     Greedy::Exhausted
 }
 
@@ -215,8 +181,6 @@ struct Open {
     expanded: Vec<bool>,
     packing: Packing,
     boxes: u32,
-    /// Advised children, taken before the lists (newest first).
-    first: Vec<u32>,
 }
 
 impl Open {
@@ -227,7 +191,6 @@ impl Open {
             expanded: Vec::new(),
             packing: Packing::new(board, boxes),
             boxes: boxes.len() as u32,
-            first: Vec::new(),
         }
     }
 
@@ -276,11 +239,6 @@ impl Open {
     /// The next position to expand: the best of the next list in turn not expanded yet
     /// (an empty list passes its turn).
     fn pop(&mut self) -> Option<u32> {
-        while let Some(id) = self.first.pop() {
-            if !std::mem::replace(&mut self.expanded[id as usize], true) {
-                return Some(id);
-            }
-        }
         for _ in 0..self.lists.len() {
             self.turn += 1;
             let list = &mut self.lists[self.turn % self.lists.len()];
@@ -303,7 +261,6 @@ struct Plans {
     tunnels: Tunnels,
     /// Corral deadlocks (exact; still counted as pruning here, as when they were not).
     corrals: Corrals,
-    stats: [u64; 4],
 }
 
 impl Plans {
@@ -312,7 +269,6 @@ impl Plans {
             rooms: GoalRooms::new(board, boxes),
             tunnels: Tunnels::new(board),
             corrals: Corrals::new(board),
-            stats: [0; 4],
         }
     }
 
@@ -338,25 +294,11 @@ impl Plans {
             }
         }
         let macros = self.rooms.macros(board, position, at);
-        self.stats[2] += self.rooms.ready_no_box;
         if !macros.is_empty() {
-            self.stats[0] += 1;
-            self.stats[1] += macros.len() as u64;
             // The goal cut: with a box ready for its room's next goal, only the macros
             // are tried (Rolling Stone); that may drop a solution, as PI corrals may.
             *pruned = true;
             return macros.iter().find_map(|m| frontier.add_macro(board, m));
-        }
-        let advised = if super::diag::flag("adv") {
-            self.rooms.advise(board, position, at)
-        } else {
-            None
-        };
-        if let Some(m) = advised {
-            self.stats[3] += 1;
-            if let Some(id) = frontier.add_macro_first(board, &m) {
-                return Some(id);
-            }
         }
         frontier.expand(board, position, at, Some(self), pruned)
     }
@@ -393,9 +335,6 @@ impl Frontier<'_> {
             });
             *pruned |= self.expander.children.len() < before;
         }
-        if super::diag::on() && self.node == 0 {
-            eprintln!("root children {} pruned {}", self.expander.children.len(), *pruned);
-        }
         let children = std::mem::take(&mut self.expander.children);
         let base = self.zobrist.boxes(position);
         let mut found = None;
@@ -405,8 +344,8 @@ impl Frontier<'_> {
             let push = (usize::from(child.push.0), usize::from(child.push.1));
             let tunnel = plans.as_mut().and_then(|p| {
                 let rooms = &p.rooms;
-                let barred = |cell: usize| super::diag::flag("tun") && rooms.out_of_order(cell);
-                p.tunnels.extend(board, boxes, push, barred)
+                p.tunnels
+                    .extend(board, boxes, push, |cell| rooms.out_of_order(cell))
             });
             found = match tunnel {
                 Some(m) => {
@@ -444,16 +383,6 @@ impl Frontier<'_> {
             child.bound as u16,
         );
         self.open.queue(id, child.bound, pushes, child.areas, boxes)
-    }
-
-    /// [`Frontier::add_macro`], the child also taken next (before every list).
-    fn add_macro_first(&mut self, board: &Board, m: &Macro) -> Option<u32> {
-        let before = self.table.len();
-        let found = self.add_macro(board, m);
-        if found.is_none() && self.table.len() > before {
-            self.open.first.push((self.table.len() - 1) as u32);
-        }
-        found
     }
 
     /// Stores the macro's last position as a child of the node (its earlier positions

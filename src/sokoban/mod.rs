@@ -13,7 +13,6 @@ mod astar;
 mod board;
 mod budget;
 mod corral;
-mod diag;
 mod expand;
 mod freeze;
 mod goalroom;
