@@ -340,13 +340,19 @@ fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
 /// box (no other box on the board), pull out every box that can leave, and repeat; the
 /// removals, last first. `None` when some box cannot leave. A box leaves when pulls
 /// take it back to a cell one of the `start` boxes off the room stands on (off the
-/// room's goals when there is none): a box pulled only into a pocket next to the room
-/// came through no door a box can use.
+/// room's goals when there is none, or when that finds no order): a box pulled only
+/// into a pocket next to the room came through no door a box can use.
 pub(super) fn packing_layers(
     board: &Board,
     cells: &[usize],
     start: &[u16],
 ) -> Option<Vec<Vec<usize>>> {
+    // No order back to the starting cells (no box can get back to one): off the goals.
+    layers_to(board, cells, start).or_else(|| layers_to(board, cells, &[]))
+}
+
+/// [`packing_layers`], a box leaving at a starting cell of `start` (none: off the goals).
+fn layers_to(board: &Board, cells: &[usize], start: &[u16]) -> Option<Vec<Vec<usize>>> {
     let mut occupancy = vec![EMPTY; board.len()];
     // Where the boxes come from: the starting cells off the room's goals.
     let mut source = vec![false; board.len()];
