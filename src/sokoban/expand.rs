@@ -205,8 +205,9 @@ impl Expander {
     /// PI-corral pruning (Junghanns and Schaeffer). A corral is a connected area of
     /// empty floor the player cannot reach; its barrier, the boxes next to it. It is a
     /// PI corral when every push of a barrier box the player can make goes into the
-    /// area (I) and every push of a barrier box into the area is one the player can
-    /// make (P): the player must enter it eventually, only through those pushes, so
+    /// area, and no push along or away from it could become possible later, after
+    /// other boxes moved (I), and every push of a barrier box into the area is one the
+    /// player can make (P): the player must enter it eventually, only through those pushes, so
     /// they can come first. Pushes into dead squares or freeze deadlocks (not among
     /// the children) are never part of a solution and count as impossible. A corral
     /// with nothing to do (barrier on goals, no goal inside) is skipped. Of the PI
@@ -253,6 +254,27 @@ impl Expander {
                     })
                 });
                 if !p {
+                    continue;
+                }
+                // I, later too: no barrier box can ever be pushed along or away from the
+                // area before one is pushed into it. Another box may still move off the
+                // cell behind or ahead of a barrier box, so only walls, the area, other
+                // barrier boxes and dead targets rule such a push out; a push the player
+                // cannot make now but may after other pushes would otherwise open the
+                // area without entering it (XSokoban 9's start: a dead cell between two
+                // boxes no push can reach yet was taken for a corral deadlock).
+                let outward = c.boxes.iter().any(|&x| {
+                    (0..4).any(|d| {
+                        let (side, to) = (board.step(x, d ^ 1), board.step(x, d));
+                        let open = |cell: usize| {
+                            board.floor[cell]
+                                && c.area[cell] != generation
+                                && c.barrier[cell] != generation
+                        };
+                        open(side) && open(to) && board.live[to]
+                    })
+                });
+                if outward {
                     continue;
                 }
                 // I: every push of a barrier box the player can make goes into the area.

@@ -5,7 +5,8 @@
 //! A room is a connected group of goal cells (at least [`MIN_GOALS`]); its entrances are
 //! the floor cells next to it that are not goals. Its order comes from pulling the boxes
 //! out of the solved room (no other box on the board, the player anywhere outside it):
-//! the boxes that can leave first form the last layer to fill, and so on. Taking boxes
+//! the boxes that can leave first form the last layer to fill, and so on; a box has
+//! left when pulls take it back to where one of the starting boxes stands. Taking boxes
 //! away only frees space, so a box that could leave stays able to, and the goals of one
 //! layer can be filled in any order once the deeper layers are full. A macro and the
 //! cut are a plan, not a proof: the search that uses them treats running out of
@@ -66,7 +67,7 @@ impl GoalRooms {
             if cells.len() < MIN_GOALS || rooms.len() >= usize::from(NO_ROOM) {
                 continue;
             }
-            let Some(layers) = packing_layers(board, &cells) else {
+            let Some(layers) = packing_layers(board, &cells, boxes) else {
                 continue;
             };
             if !filled_in_order(&layers, boxes) {
@@ -336,10 +337,33 @@ fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
 }
 
 /// The layers of a room, first to fill first: start from every goal of it holding a
-/// box (no other box on the board), pull out — off the room's goals — every box that
-/// can leave, and repeat; the removals, last first. `None` when some box cannot leave.
-pub(super) fn packing_layers(board: &Board, cells: &[usize]) -> Option<Vec<Vec<usize>>> {
+/// box (no other box on the board), pull out every box that can leave, and repeat; the
+/// removals, last first. `None` when some box cannot leave. A box leaves when pulls
+/// take it back to a cell one of the `start` boxes off the room stands on (off the
+/// room's goals when there is none, or when that finds no order): a box pulled only
+/// into a pocket next to the room came through no door a box can use.
+pub(super) fn packing_layers(
+    board: &Board,
+    cells: &[usize],
+    start: &[u16],
+) -> Option<Vec<Vec<usize>>> {
+    // No order back to the starting cells (no box can get back to one): off the goals.
+    layers_to(board, cells, start).or_else(|| layers_to(board, cells, &[]))
+}
+
+/// [`packing_layers`], a box leaving at a starting cell of `start` (none: off the goals).
+fn layers_to(board: &Board, cells: &[usize], start: &[u16]) -> Option<Vec<Vec<usize>>> {
     let mut occupancy = vec![EMPTY; board.len()];
+    // Where the boxes come from: the starting cells off the room's goals.
+    let mut source = vec![false; board.len()];
+    let mut sources = 0;
+    for &b in start {
+        let b = usize::from(b);
+        if !cells.contains(&b) {
+            source[b] = true;
+            sources += 1;
+        }
+    }
     for &c in cells {
         occupancy[c] = BOX;
     }
@@ -347,9 +371,15 @@ pub(super) fn packing_layers(board: &Board, cells: &[usize]) -> Option<Vec<Vec<u
     let mut layers = Vec::new();
     while !left.is_empty() {
         let outside = player_area(board, &occupancy, cells);
-        let (leaving, staying): (Vec<usize>, Vec<usize>) = left
-            .iter()
-            .partition(|&&b| can_leave(board, &mut occupancy, &outside, b));
+        let (leaving, staying): (Vec<usize>, Vec<usize>) = left.iter().partition(|&&b| {
+            can_leave(
+                board,
+                &mut occupancy,
+                &outside,
+                (sources > 0).then_some(&source),
+                b,
+            )
+        });
         if leaving.is_empty() {
             return None;
         }
@@ -386,9 +416,15 @@ fn player_area(board: &Board, occupancy: &[u8], cells: &[usize]) -> Vec<bool> {
     seen
 }
 
-/// Whether pulls can take the box at `start` off the goals, other boxes fixed, the
-/// player starting anywhere in `outside`.
-fn can_leave(board: &Board, occupancy: &mut [u8], outside: &[bool], start: usize) -> bool {
+/// Whether pulls can take the box at `start` to a `source` cell (without sources: off
+/// the goals), other boxes fixed, the player starting anywhere in `outside`.
+fn can_leave(
+    board: &Board,
+    occupancy: &mut [u8],
+    outside: &[bool],
+    source: Option<&Vec<bool>>,
+    start: usize,
+) -> bool {
     occupancy[start] = EMPTY;
     let mut walk = Reach::new(board.len());
     let mut seen = HashSet::new();
@@ -396,15 +432,19 @@ fn can_leave(board: &Board, occupancy: &mut [u8], outside: &[bool], start: usize
     queue.push_back((start, None::<usize>));
     let mut answer = false;
     while let Some((cell, player)) = queue.pop_front() {
-        if !board.goal[cell] {
-            answer = true;
-            break;
-        }
         // Where the player can walk, the pulled box at `cell` in its way.
         if let Some(p) = player {
             occupancy[cell] = BOX;
             walk.explore(board, occupancy, p);
             occupancy[cell] = EMPTY;
+        }
+        // With `source`, the box has left when it gets back to a starting box's cell: a
+        // box pulled off the goals into a pocket (a door that only the player can use,
+        // the box stuck in front of it) has not left, and the goal it came from is not
+        // one to fill from there.
+        if source.map_or(!board.goal[cell], |s| s[cell]) {
+            answer = true;
+            break;
         }
         let reached = |c: usize| match player {
             Some(_) => walk.reached(c),

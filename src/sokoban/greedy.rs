@@ -117,7 +117,7 @@ fn best_first(
     if bound == 0 {
         return Greedy::Found(Vec::new());
     }
-    let mut open = Open::new(board, boxes.len());
+    let mut open = Open::new(board, boxes);
     open.push(root, bound, 0, 1, boxes);
     let mut expanded: u64 = 0;
     // Expand from the real player cell of the root; later nodes' regions are normalised,
@@ -216,13 +216,13 @@ struct Open {
 }
 
 impl Open {
-    fn new(board: &Board, boxes: usize) -> Open {
+    fn new(board: &Board, boxes: &[u16]) -> Open {
         Open {
             lists: Default::default(),
             turn: 0,
             expanded: Vec::new(),
-            packing: Packing::new(board),
-            boxes: boxes as u32,
+            packing: Packing::new(board, boxes),
+            boxes: boxes.len() as u32,
         }
     }
 
@@ -378,9 +378,11 @@ impl Frontier<'_> {
             let start = child.boxes;
             let boxes = &self.expander.child_boxes[start..start + position.len()];
             let push = (usize::from(child.push.0), usize::from(child.push.1));
-            let tunnel = plans
-                .as_mut()
-                .and_then(|p| p.tunnels.extend(board, boxes, push));
+            let tunnel = plans.as_mut().and_then(|p| {
+                let rooms = &p.rooms;
+                p.tunnels
+                    .extend(board, boxes, push, |cell| rooms.out_of_order(cell))
+            });
             found = match tunnel {
                 Some(m) => {
                     *pruned = true;

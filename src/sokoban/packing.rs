@@ -22,12 +22,12 @@ pub struct Packing {
 }
 
 impl Packing {
-    pub fn new(board: &Board) -> Packing {
+    pub fn new(board: &Board, start: &[u16]) -> Packing {
         let mut layer_of = vec![u32::MAX; board.len()];
         let mut groups = Vec::new();
         let mut layer_sizes = Vec::new();
         for cells in goal_groups(board) {
-            let layers = packing_layers(board, &cells).unwrap_or_else(|| vec![cells]);
+            let layers = packing_layers(board, &cells, start).unwrap_or_else(|| vec![cells]);
             let first = layer_sizes.len();
             for goals in &layers {
                 for &g in goals {
@@ -77,7 +77,8 @@ mod tests {
     #[test]
     fn counts_goals_filled_in_order() {
         let (board, start) = Board::new(&puzzle(&["#######", "#...  #", "#@ $$$#", "#######"]));
-        let mut packing = Packing::new(&board);
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let mut packing = Packing::new(&board, &boxes);
         let goals = &board.goals;
         let packed = |packing: &mut Packing, cells: &[usize]| {
             let boxes: Vec<u16> = cells.iter().map(|&c| c as u16).collect();

@@ -5,7 +5,9 @@
 //! one cannot move sideways; left half-way it blocks the tunnel, and pushing it on
 //! later costs the same pushes, so the positions in between rarely serve. The macro
 //! stops where the box leaves the tunnel, on a goal, or before a push that is blocked,
-//! onto a dead square or into a freeze deadlock. Requiring the player to stand in the
+//! onto a dead square, into a freeze deadlock or onto a goal room's goal out of its
+//! order (the push cut would drop it; a tunnel that ends in a room's door leaves the
+//! box at the entrance, for the room's goal macro). Requiring the player to stand in the
 //! tunnel too (the classic rule) made it fire too rarely to change any search. It
 //! drops the positions in between, so like PI corrals it is a plan, not a proof: the
 //! search that uses it treats running out of positions as inconclusive.
@@ -28,12 +30,15 @@ impl Tunnels {
 
     /// The tunnel macro that continues the push `(from, dir)` whose result is `boxes`
     /// (sorted), when the push took the box into a tunnel (off a goal) and at least one
-    /// more push is possible; `None` otherwise (the push stands alone).
+    /// more push is possible; `None` otherwise (the push stands alone). `barred`: cells
+    /// the box must not be pushed onto (a goal room's goals out of its order), where
+    /// the macro stops before.
     pub fn extend(
         &mut self,
         board: &Board,
         boxes: &[u16],
         (from, dir): (usize, usize),
+        barred: impl Fn(usize) -> bool,
     ) -> Option<Macro> {
         let to = board.step(from, dir);
         if board.goal[to] || !in_tunnel(board, to, dir) {
@@ -46,7 +51,11 @@ impl Tunnels {
         let mut cell = to;
         while !board.goal[cell] && in_tunnel(board, cell, dir) {
             let next = board.step(cell, dir);
-            if !board.floor[next] || self.occupancy[next] != EMPTY || !board.live[next] {
+            if !board.floor[next]
+                || self.occupancy[next] != EMPTY
+                || !board.live[next]
+                || barred(next)
+            {
                 break;
             }
             self.occupancy[cell] = EMPTY;
@@ -98,7 +107,7 @@ mod tests {
         let mut boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
         boxes[0] = board.step(from, 3) as u16;
         boxes.sort_unstable();
-        let m = Tunnels::new(&board).extend(&board, &boxes, (from, 3))?;
+        let m = Tunnels::new(&board).extend(&board, &boxes, (from, 3), |_| false)?;
         assert_eq!(m.player, board.step(usize::from(m.boxes[0]), 2));
         let cells = m.pushes.iter().map(|&(cell, _)| cell - from).collect();
         Some((cells, m.boxes.iter().map(|&b| b - from as u16).collect()))
