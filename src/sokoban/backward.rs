@@ -16,7 +16,7 @@ use std::collections::BinaryHeap;
 use super::board::Board;
 use super::freeze::{BOX, EMPTY};
 use super::greedy::{priority, WEIGHT};
-use super::matching::Matcher;
+use super::matching::{Distances, Matcher};
 use super::reach::Reach;
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
@@ -168,7 +168,8 @@ impl Backward {
         self.place(&boxes, BOX);
         self.reach.explore(board, &self.occupancy, at);
         self.list_pulls(board, &boxes);
-        self.matcher.prepare(&self.reverse, &boxes);
+        self.matcher
+            .prepare(&self.reverse, Distances::of(&self.reverse), &boxes);
         let base = zobrist.boxes(&boxes);
         let made = self.table.pushes[node as usize] + 1;
         let mut step = Step::Expanded;
@@ -226,8 +227,13 @@ impl Backward {
         let fresh = self.table.find(hash, &self.child, region).is_none();
         let bound = fresh
             .then(|| {
-                self.matcher
-                    .bound_moved(&self.reverse, &self.child, pull.index, pull.to)
+                self.matcher.bound_moved(
+                    &self.reverse,
+                    Distances::of(&self.reverse),
+                    &self.child,
+                    pull.index,
+                    pull.to,
+                )
             })
             .flatten();
         let areas = bound.map(|_| {

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::Board;
-use super::freeze::{frozen_off_goal, BOX, EMPTY};
+use super::freeze::{frozen_goals, frozen_off_goal, BOX, EMPTY, WALL};
 use super::matching::Matcher;
 use super::reach::Reach;
 use super::zobrist::Zobrist;
@@ -66,7 +66,19 @@ pub struct Corrals {
     /// Whether a third pass tests sub-problems widened by the boxes next to the
     /// barrier (the fast search only: not measured in the optimal one).
     blockers: bool,
+    /// The boxes frozen on goals in the position tested: walls in every sub-problem
+    /// (no solution ever moves them), so they are no barrier box.
+    fixed: Vec<u16>,
+    /// The other boxes of the position tested.
+    movable: Vec<u16>,
+    /// Each set of frozen boxes met, numbered: the number is part of a sub-problem's
+    /// cache key (the same barrier, region and area with other walls is another
+    /// sub-problem).
+    fixed_ids: HashMap<Vec<u16>, u16>,
 }
+
+/// Sets of frozen boxes numbered before the numbering and the cache are emptied.
+const MAX_FIXED_SETS: usize = 1 << 12;
 
 /// What a sub-problem holds besides the area's barrier.
 #[derive(Clone, Copy)]
@@ -78,8 +90,9 @@ enum Widen {
     Blockers,
 }
 
-/// Cells a [`Key`] holds: a barrier at its largest, the player's region and the area.
-const KEY_CELLS: usize = MAX_BARRIER + 2;
+/// Cells a [`Key`] holds: a barrier at its largest, the player's region, the area and
+/// the number of the frozen boxes' set.
+const KEY_CELLS: usize = MAX_BARRIER + 3;
 
 /// Fills a [`Key`]'s unused cells (no padded board has this many cells).
 const UNUSED: u16 = u16::MAX;
@@ -165,6 +178,9 @@ impl Corrals {
             seen: HashSet::default(),
             stack: Vec::new(),
             boxes: Vec::new(),
+            fixed: Vec::new(),
+            movable: Vec::new(),
+            fixed_ids: HashMap::new(),
         }
     }
 
@@ -183,14 +199,46 @@ impl Corrals {
             self.generation = 0;
         }
         self.place(boxes, BOX);
+        let mut fixed = std::mem::take(&mut self.fixed);
+        if !frozen_goals(board, &mut self.occupancy, boxes, &mut fixed) {
+            // A frozen set with a box off its goal.
+            self.place(boxes, EMPTY);
+            self.fixed = fixed;
+            return true;
+        }
+        fixed.sort_unstable();
+        self.place(&fixed, WALL);
+        let fixed_id = self.fixed_id(&fixed);
+        let mut movable = std::mem::take(&mut self.movable);
+        movable.clear();
+        movable.extend(boxes.iter().filter(|b| fixed.binary_search(b).is_err()));
         self.reach.explore(board, &self.occupancy, player);
         // Each area alone first (a small sub-problem finishes soonest), then merged with
         // its neighbours: merging hides the areas it takes in from their own test.
-        let lost = self.pass(board, boxes, player, pushed, Widen::Alone)
-            || self.pass(board, boxes, player, pushed, Widen::Merged)
-            || self.blockers && self.pass(board, boxes, player, pushed, Widen::Blockers);
-        self.place(boxes, EMPTY);
+        let lost = self.pass(board, &movable, player, pushed, Widen::Alone, fixed_id)
+            || self.pass(board, &movable, player, pushed, Widen::Merged, fixed_id)
+            || self.blockers
+                && self.pass(board, &movable, player, pushed, Widen::Blockers, fixed_id);
+        self.place(&movable, EMPTY);
+        self.place(&fixed, EMPTY);
+        self.fixed = fixed;
+        self.movable = movable;
         lost
+    }
+
+    /// The number of the set of frozen boxes `fixed` (sorted).
+    fn fixed_id(&mut self, fixed: &[u16]) -> u16 {
+        if let Some(&id) = self.fixed_ids.get(fixed) {
+            return id;
+        }
+        if self.fixed_ids.len() >= MAX_FIXED_SETS {
+            // The numbers start again: no cached answer may keep an old one.
+            self.fixed_ids.clear();
+            self.cache.clear();
+        }
+        let id = self.fixed_ids.len() as u16;
+        self.fixed_ids.insert(fixed.to_vec(), id);
+        id
     }
 
     /// One test of each area next to `pushed`, `merged` with its neighbours or alone;
@@ -202,6 +250,7 @@ impl Corrals {
         player: usize,
         pushed: usize,
         widen: Widen,
+        fixed_id: u16,
     ) -> bool {
         // Every area flooded in this pass has a stamp above `base`.
         let base = self.generation;
@@ -219,7 +268,7 @@ impl Corrals {
             if !fresh || !self.flood(board, start) || !widened(self) {
                 continue;
             }
-            let lost = self.corral_lost(board, boxes, player);
+            let lost = self.corral_lost(board, boxes, player, fixed_id);
             // The sub-search used the occupancy: the position's boxes back in place.
             self.place(boxes, BOX);
             if lost {
@@ -292,7 +341,7 @@ impl Corrals {
             let b = usize::from(self.barrier[i]);
             for d in 0..4 {
                 let to = board.step(b, d);
-                if self.occupancy[to] != EMPTY
+                if self.occupancy[to] == BOX
                     && !self.barrier.contains(&(to as u16))
                     && self.barrier.len() < MAX_MERGED
                 {
@@ -316,7 +365,7 @@ impl Corrals {
             head += 1;
             for d in 0..4 {
                 let to = board.step(cell, d);
-                if !board.floor[to] {
+                if !board.floor[to] || self.occupancy[to] == WALL {
                     continue;
                 }
                 if self.occupancy[to] != EMPTY {
@@ -332,7 +381,7 @@ impl Corrals {
     }
 
     /// The sub-search on the barrier alone, cached; the occupancy is left empty.
-    fn corral_lost(&mut self, board: &Board, boxes: &[u16], player: usize) -> bool {
+    fn corral_lost(&mut self, board: &Board, boxes: &[u16], player: usize, fixed_id: u16) -> bool {
         self.place(boxes, EMPTY);
         let barrier = std::mem::take(&mut self.barrier);
         self.place(&barrier, BOX);
@@ -340,10 +389,11 @@ impl Corrals {
         let area = self.cells[0];
         let hash = self.zobrist.boxes(&barrier)
             ^ self.zobrist.player_at(region)
-            ^ self.zobrist.player_at(area).rotate_left(1);
-        // The area is the unreached floor around `area` once the barrier is placed, so
-        // the three determine the sub-problem.
-        let key = Key::new(hash, &barrier, &[region as u16, area as u16]);
+            ^ self.zobrist.player_at(area).rotate_left(1)
+            ^ u64::from(fixed_id).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        // The area is the unreached floor around `area` once the barrier and the frozen
+        // boxes are placed, so the four determine the sub-problem.
+        let key = Key::new(hash, &barrier, &[region as u16, area as u16, fixed_id]);
         let lost = match key.map(|k| (k, self.cache.get(&k))) {
             None => false,
             Some((_, Some(&lost))) => lost,
@@ -492,6 +542,31 @@ mod tests {
             "#########",
         ];
         assert!(lost(&rows));
+        let (board, start) = Board::new(&puzzle(&rows));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let mut alone = Corrals::with_cap(&board, SUB_POSITIONS);
+        assert!(!alone.lost(&board, &boxes, start.player, start.boxes[0]));
+    }
+
+    #[test]
+    fn boxes_frozen_on_goals_are_walls_of_the_sub_problem() {
+        // The pocket left of the top row holds a goal. The box below it can go up
+        // into it but no further; the boxes on the top row's goals are frozen (the
+        // right one holds the left one, the wall above both), so the left one never
+        // goes into the pocket either. Taken off the board, the right one would let
+        // the left one through; as a wall it does not: lost.
+        let rows = ["########", "#. **  #", "##$# @ #", "#      #", "########"];
+        let (board, start) = Board::new(&puzzle(&rows));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let mut alone = Corrals::with_cap(&board, SUB_POSITIONS);
+        assert!(alone.lost(&board, &boxes, start.player, start.boxes[0]));
+    }
+
+    #[test]
+    fn a_box_on_a_goal_that_can_move_is_no_wall() {
+        // The same without the right box: the left one goes into the pocket and the
+        // player follows it in.
+        let rows = ["########", "#. *   #", "##$# @ #", "#      #", "########"];
         let (board, start) = Board::new(&puzzle(&rows));
         let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
         let mut alone = Corrals::with_cap(&board, SUB_POSITIONS);

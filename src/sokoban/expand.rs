@@ -4,9 +4,10 @@
 //! its lower bound. For the fast search, optionally only one PI corral's pushes.
 
 use super::board::Board;
-use super::freeze::{frozen_off_goal, BOX, EMPTY};
-use super::matching::Matcher;
+use super::freeze::{frozen, frozen_goals, BOX, EMPTY};
+use super::matching::{Distances, Matcher};
 use super::reach::Reach;
+use super::walled::{Walled, WalledTables};
 
 /// One legal, not provably lost, push.
 pub struct Child {
@@ -59,6 +60,15 @@ pub struct Expander {
     busy_unreached: u32,
     /// Scratch: the free neighbours of a pushed box.
     around: Vec<usize>,
+    /// Push distances with the boxes frozen on goals as walls, per set of such boxes.
+    walled: WalledTables,
+    /// The matcher of children whose pushed box froze on a goal (a full solve on
+    /// another table: `matcher` keeps the parent's for the other children).
+    side: Matcher,
+    /// The boxes frozen on goals in the position being expanded.
+    frozen_now: Vec<u16>,
+    /// Scratch: those of a child.
+    frozen_child: Vec<u16>,
 }
 
 /// Scratch space of the PI-corral test: per cell, the stamp of the corral area it was
@@ -98,7 +108,33 @@ impl Expander {
             area_busy: Vec::new(),
             busy_unreached: 0,
             around: Vec::new(),
+            walled: WalledTables::new(board),
+            side: Matcher::new(),
+            frozen_now: Vec::new(),
+            frozen_child: Vec::new(),
         }
+    }
+
+    /// The matching bound of a position on the push distances with its boxes frozen on
+    /// goals as walls; `None` when it is lost (no matching, or a frozen box off its goal).
+    pub fn bound_walled(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+        self.place(boxes, BOX);
+        let alive = frozen_goals(board, &mut self.occupancy, boxes, &mut self.frozen_child);
+        self.place(boxes, EMPTY);
+        if !alive {
+            return None;
+        }
+        if self.frozen_child.is_empty() {
+            return self.matcher.bound(board, boxes);
+        }
+        self.frozen_child.sort_unstable();
+        let walled = self.walled.get(board, &self.frozen_child);
+        self.side.bound_on(board, walled.distances(), boxes)
+    }
+
+    /// Bytes held by the walled tables' cache.
+    pub fn bytes(&self) -> usize {
+        self.walled.bytes()
     }
 
     pub fn bound(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
@@ -155,7 +191,19 @@ impl Expander {
         if detail == Detail::RegionAndAreas {
             self.note_unreached(board);
         }
-        self.matcher.prepare(board, boxes);
+        // The boxes frozen on goals are walls for every child: their table.
+        if !frozen_goals(board, &mut self.occupancy, boxes, &mut self.frozen_now) {
+            // Lost (a frozen set with a box off its goal): no child.
+            self.place(boxes, EMPTY);
+            return false;
+        }
+        self.frozen_now.sort_unstable();
+        let walled: Option<Walled> =
+            (!self.frozen_now.is_empty()).then(|| self.walled.get(board, &self.frozen_now));
+        let dist = walled
+            .as_ref()
+            .map_or(Distances::of(board), |w| w.distances());
+        self.matcher.prepare(board, dist, boxes);
         for (index, &b) in boxes.iter().enumerate() {
             let from = usize::from(b);
             for dir in 0..4 {
@@ -170,8 +218,12 @@ impl Expander {
                 }
                 self.occupancy[from] = EMPTY;
                 self.occupancy[to] = BOX;
-                if !frozen_off_goal(board, &mut self.occupancy, to) {
-                    self.consider(board, boxes, index, from, to, dir, detail);
+                match frozen(board, &mut self.occupancy, to) {
+                    Some(true) => {}
+                    froze => {
+                        let froze = froze.is_some();
+                        self.consider(board, dist, boxes, index, (from, to, dir), froze, detail);
+                    }
                 }
                 self.occupancy[to] = EMPTY;
                 self.occupancy[from] = BOX;
@@ -446,23 +498,55 @@ impl Expander {
         self.busy_unreached - entered as u32 + pieces
     }
 
+    /// Adds the child of the push `from` → `to` (direction `dir`) of box `index`,
+    /// unless it is lost; `dist`: the parent's distances (its frozen boxes as walls);
+    /// `froze`: the pushed box is frozen on its goal now (the child on the board).
     #[allow(clippy::too_many_arguments)]
     fn consider(
         &mut self,
         board: &Board,
+        dist: Distances<'_>,
         boxes: &[u16],
         index: usize,
-        from: usize,
-        to: usize,
-        dir: usize,
+        (from, to, dir): (usize, usize, usize),
+        froze: bool,
         detail: Detail,
     ) {
         self.scratch.clear();
         self.scratch.extend_from_slice(boxes);
         self.scratch[index] = to as u16;
         self.scratch.sort_unstable();
-        let bound = self.matcher.bound_moved(board, &self.scratch, index, to);
-        debug_assert_eq!(bound, Matcher::new().bound(board, &self.scratch));
+        let bound = if froze {
+            // More boxes frozen on goals: the child's own table, solved in full.
+            let alive = frozen_goals(
+                board,
+                &mut self.occupancy,
+                &self.scratch,
+                &mut self.frozen_child,
+            );
+            let bound = if alive {
+                self.frozen_child.sort_unstable();
+                let walled = self.walled.get(board, &self.frozen_child);
+                self.side.bound_on(board, walled.distances(), &self.scratch)
+            } else {
+                None
+            };
+            bound
+        } else {
+            // A push that froze nothing leaves the frozen boxes as they were (a frozen
+            // box cannot be pushed, and a box that can move blocks none).
+            debug_assert!({
+                let mut now = Vec::new();
+                frozen_goals(board, &mut self.occupancy, &self.scratch, &mut now);
+                now.sort_unstable();
+                now == self.frozen_now
+            });
+            let bound = self
+                .matcher
+                .bound_moved(board, dist, &self.scratch, index, to);
+            debug_assert_eq!(bound, Matcher::new().bound_on(board, dist, &self.scratch));
+            bound
+        };
         let Some(bound) = bound else {
             return;
         };
@@ -482,5 +566,52 @@ impl Expander {
             bound,
             areas,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::board::testing::puzzle;
+
+    /// A child: the pushed box's cell and the direction, and its bound.
+    type Pushed = ((u16, u8), u32);
+
+    /// The children of the level's start.
+    fn children(rows: &[&str]) -> (Board, Vec<Pushed>) {
+        let (board, start) = Board::new(&puzzle(rows));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let mut expander = Expander::new(&board);
+        expander.expand(&board, &boxes, start.player, Detail::Region, false);
+        let children = expander
+            .children
+            .iter()
+            .map(|c| (c.push, c.bound))
+            .collect();
+        (board, children)
+    }
+
+    #[test]
+    fn a_box_frozen_on_a_goal_where_the_player_must_stand_loses_the_position() {
+        // Pushed up, the lower box freezes on the corner goal; the upper box can then
+        // only go right with the player on that corner: no goal for it. The freeze test
+        // of the pushed box does not see the upper box, nor does the board's matching
+        // (its distance to the right goal is 2 on the empty board).
+        let rows = ["#######", "#.$ . #", "#$    #", "#@    #", "#######"];
+        let (board, children) = children(&rows);
+        let lower = board.step(board.goals[0], 1) as u16;
+        let upper = board.step(board.goals[0], 3);
+        assert_eq!(board.goal_distances(upper)[1], 2);
+        assert!(!children.iter().any(|&(push, _)| push == (lower, 0)));
+    }
+
+    #[test]
+    fn a_box_frozen_on_a_goal_out_of_the_way_keeps_the_position() {
+        // The same push, the upper box one cell further right: it goes right from the
+        // free cell beside it, and the child stays with its bound (one push left).
+        let rows = ["#######", "#. $. #", "#$    #", "#@    #", "#######"];
+        let (board, children) = children(&rows);
+        let lower = board.step(board.goals[0], 1) as u16;
+        assert!(children.contains(&((lower, 0), 1)));
     }
 }

@@ -9,7 +9,7 @@ use super::board::Board;
 /// while its neighbours are examined.
 pub const EMPTY: u8 = 0;
 pub const BOX: u8 = 1;
-const WALL: u8 = 2;
+pub const WALL: u8 = 2;
 
 /// Whether the box at `cell` (just pushed there) is part of a frozen set with a box off
 /// its goal. `occupancy` is left as it was found.
@@ -17,9 +17,33 @@ pub fn frozen_off_goal(board: &Board, occupancy: &mut [u8], cell: usize) -> bool
     matches!(frozen(board, occupancy, cell), Some(true))
 }
 
+/// The boxes of `boxes` (on the board in `occupancy`) frozen on goals, in `out` in the
+/// order of `boxes`; `false` when one of them is frozen with a box off its goal (the
+/// position is lost).
+pub fn frozen_goals(
+    board: &Board,
+    occupancy: &mut [u8],
+    boxes: &[u16],
+    out: &mut Vec<u16>,
+) -> bool {
+    out.clear();
+    for &b in boxes {
+        let cell = usize::from(b);
+        if !board.goal[cell] {
+            continue;
+        }
+        match frozen(board, occupancy, cell) {
+            Some(true) => return false,
+            Some(false) => out.push(b),
+            None => {}
+        }
+    }
+    true
+}
+
 /// `None` when the box at `cell` can still move; otherwise whether the frozen set found
 /// holds a box off its goal.
-fn frozen(board: &Board, occupancy: &mut [u8], cell: usize) -> Option<bool> {
+pub fn frozen(board: &Board, occupancy: &mut [u8], cell: usize) -> Option<bool> {
     let mut off_goal = !board.goal[cell];
     occupancy[cell] = WALL;
     let mut frozen = true;

@@ -133,7 +133,12 @@ fn best_first(
             positions: stored(&table, backward.as_ref()),
             lower_bound: bound,
         };
-        let bytes = || table.bytes() + open.bytes() + backward.as_ref().map_or(0, Backward::bytes);
+        let bytes = || {
+            table.bytes()
+                + open.bytes()
+                + expander.bytes()
+                + backward.as_ref().map_or(0, Backward::bytes)
+        };
         if let Some(why) = budget.tick(expanded, bytes, progress, on_event) {
             return Greedy::Stopped(why);
         }
@@ -436,7 +441,7 @@ impl Frontier<'_> {
         if self.table.find(hash, &m.boxes, region).is_some() {
             return None;
         }
-        let bound = self.expander.bound(board, &m.boxes)?;
+        let bound = self.expander.bound_walled(board, &m.boxes)?;
         let (last, links) = m.pushes.split_last()?;
         let mut parent = self.node;
         let mut pushes = self.table.pushes[self.node as usize];

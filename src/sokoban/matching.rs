@@ -17,6 +17,31 @@
 
 use super::board::{Board, FAR};
 
+/// The push distances a matching is solved on: the board's, or those with some boxes
+/// frozen on goals as walls (`walled.rs`). `id` names the table (0: the board's), so a
+/// warm start never mixes two tables' costs.
+#[derive(Clone, Copy)]
+pub struct Distances<'a> {
+    pub id: u64,
+    /// `table[cell * goals + g]`, as [`Board::distance`].
+    pub table: &'a [u16],
+}
+
+impl<'a> Distances<'a> {
+    pub fn of(board: &'a Board) -> Distances<'a> {
+        Distances {
+            id: 0,
+            table: &board.distance,
+        }
+    }
+
+    #[inline]
+    fn row(&self, board: &Board, cell: usize) -> &'a [u16] {
+        let n = board.goals.len();
+        &self.table[cell * n..cell * n + n]
+    }
+}
+
 /// Reused buffers, so a bound costs no allocation.
 pub struct Matcher {
     cost: Vec<i32>,
@@ -39,6 +64,8 @@ pub struct Matcher {
 }
 
 struct Base {
+    /// The distance table's id.
+    id: u64,
     /// The boxes, in row order.
     boxes: Vec<u16>,
     cost: Vec<i32>,
@@ -74,7 +101,7 @@ impl Matcher {
 
     /// Solves the parent `boxes` and keeps its potentials for [`Matcher::bound_moved`];
     /// when boxes and goals are as many, warm-started from the last prepared parent.
-    pub fn prepare(&mut self, board: &Board, boxes: &[u16]) {
+    pub fn prepare(&mut self, board: &Board, dist: Distances<'_>, boxes: &[u16]) {
         let n = boxes.len();
         let m = board.goals.len();
         let mut base = self.base.take();
@@ -84,16 +111,18 @@ impl Matcher {
         }
         // Potentials drift down over many warm starts: far below the costs' range, a
         // full solve starts them afresh before any sum could overflow.
-        let warm = |b: &&Base| b.boxes.len() == n && b.v.iter().all(|&v| v > -DRIFT);
+        let warm =
+            |b: &&Base| b.id == dist.id && b.boxes.len() == n && b.v.iter().all(|&v| v > -DRIFT);
         let bound = match base.as_ref().filter(warm) {
-            Some(last) => self.warm_start(board, boxes, last),
-            None => self.bound(board, boxes),
+            Some(last) => self.warm_start(board, dist, boxes, last),
+            None => self.bound_on(board, dist, boxes),
         };
-        debug_assert_eq!(bound, Matcher::new().bound(board, boxes));
+        debug_assert_eq!(bound, Matcher::new().bound_on(board, dist, boxes));
         if bound.is_none() {
             return;
         }
         let b = base.get_or_insert_with(|| Base {
+            id: 0,
             boxes: Vec::new(),
             cost: Vec::new(),
             u: Vec::new(),
@@ -101,6 +130,7 @@ impl Matcher {
             owner: Vec::new(),
             total: 0,
         });
+        b.id = dist.id;
         b.boxes.clear();
         b.boxes.extend_from_slice(boxes);
         b.cost.clone_from(&self.cost);
@@ -118,10 +148,16 @@ impl Matcher {
     /// column keeps its potential (all at most 0, so a new row's 0 is feasible), and the
     /// rows of moved boxes are added by one phase each. The result is optimal as a full
     /// solve is.
-    fn warm_start(&mut self, board: &Board, boxes: &[u16], last: &Base) -> Option<u32> {
+    fn warm_start(
+        &mut self,
+        board: &Board,
+        dist: Distances<'_>,
+        boxes: &[u16],
+        last: &Base,
+    ) -> Option<u32> {
         let n = boxes.len();
         let m = board.goals.len();
-        self.fill_costs(board, boxes);
+        self.fill_costs(board, dist, boxes);
         self.u.clear();
         self.u.resize(n + 1, 0);
         self.v.clone_from(&last.v);
@@ -159,10 +195,10 @@ impl Matcher {
     }
 
     /// The cost rows of `boxes`: push distances, [`INFINITE`] for "never".
-    fn fill_costs(&mut self, board: &Board, boxes: &[u16]) {
+    fn fill_costs(&mut self, board: &Board, dist: Distances<'_>, boxes: &[u16]) {
         self.cost.clear();
         for &b in boxes {
-            for &d in board.goal_distances(usize::from(b)) {
+            for &d in dist.row(board, usize::from(b)) {
                 self.cost
                     .push(if d == FAR { INFINITE } else { i32::from(d) });
             }
@@ -175,25 +211,27 @@ impl Matcher {
     pub fn bound_moved(
         &mut self,
         board: &Board,
+        dist: Distances<'_>,
         boxes: &[u16],
         index: usize,
         to: usize,
     ) -> Option<u32> {
         if !self.base_ready {
-            return self.bound(board, boxes);
+            return self.bound_on(board, dist, boxes);
         }
         let Some(base) = self.base.take() else {
-            return self.bound(board, boxes);
+            return self.bound_on(board, dist, boxes);
         };
+        debug_assert_eq!(base.id, dist.id);
         let m = board.goals.len();
         let row = index + 1;
-        if let Some(total) = Matcher::keep_goal(board, &base, m, row, to) {
+        if let Some(total) = Matcher::keep_goal(board, dist, &base, m, row, to) {
             self.base = Some(base);
             return (total < INFINITE).then_some(total as u32);
         }
         for (c, &d) in self.cost[index * m..index * m + m]
             .iter_mut()
-            .zip(board.goal_distances(to))
+            .zip(dist.row(board, to))
         {
             *c = if d == FAR { INFINITE } else { i32::from(d) };
         }
@@ -224,9 +262,16 @@ impl Matcher {
     /// other edge of the row stays feasible, the other rows are untouched, so the same
     /// assignment is optimal (complementary slackness; every column is assigned, since
     /// boxes and goals are as many). `None`: a phase is needed.
-    fn keep_goal(board: &Board, base: &Base, m: usize, row: usize, to: usize) -> Option<i32> {
+    fn keep_goal(
+        board: &Board,
+        dist: Distances<'_>,
+        base: &Base,
+        m: usize,
+        row: usize,
+        to: usize,
+    ) -> Option<i32> {
         let goal = base.owner[1..].iter().position(|&r| r == row)? + 1;
-        let distances = board.goal_distances(to);
+        let distances = dist.row(board, to);
         let cost = |col: usize| match distances[col - 1] {
             FAR => INFINITE,
             d => i32::from(d),
@@ -242,6 +287,11 @@ impl Matcher {
     /// The matching bound of `boxes`, or `None` when some box can reach no goal left free
     /// by the others (a bipartite deadlock).
     pub fn bound(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+        self.bound_on(board, Distances::of(board), boxes)
+    }
+
+    /// [`Matcher::bound`] on the distances `dist`.
+    pub fn bound_on(&mut self, board: &Board, dist: Distances<'_>, boxes: &[u16]) -> Option<u32> {
         // The cost rows are rebuilt: a prepared parent's no longer stand.
         self.base_ready = false;
         let n = boxes.len();
@@ -252,7 +302,7 @@ impl Matcher {
         if n == 0 {
             return Some(0);
         }
-        self.fill_costs(board, boxes);
+        self.fill_costs(board, dist, boxes);
         let total = self.assign(n, m);
         (total < INFINITE).then_some(total as u32)
     }

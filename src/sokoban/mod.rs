@@ -4,7 +4,8 @@
 //! Pure and synchronous: a puzzle in, an [`Outcome`] out; time and memory limits and a
 //! cancellation flag bound the work. One box and one goal go to the `.box` solver.
 //! The parts: `board` (fixed context: floor, dead squares, push distances),
-//! `matching` (lower bound), `freeze` (deadlocks), `goalroom` (goal macros), `tunnel`
+//! `matching` (lower bound), `freeze` (deadlocks), `walled` (push distances with the
+//! boxes frozen on goals as walls), `goalroom` (goal macros), `tunnel`
 //! (tunnel macros), `reach` (player walks), `expand` (successors), `table` + `zobrist`
 //! (transposition table), `greedy` (fast search), `backward` (its pulls from the solved
 //! position, met halfway), `astar` (exact search), `path` (LURD), `replay`.
@@ -26,6 +27,7 @@ mod replay;
 mod single;
 mod table;
 mod tunnel;
+mod walled;
 mod zobrist;
 
 pub use replay::replay;
