@@ -73,9 +73,7 @@ impl Board {
             offsets,
         };
         board.distance = board.pull_distances();
-        board.live = (0..cells)
-            .map(|cell| board.goal_distances(cell).iter().any(|&d| d != FAR))
-            .collect();
+        board.live = board.live_cells();
         (
             board,
             Start {
@@ -122,11 +120,17 @@ impl Board {
             distance: Vec::new(),
             offsets: self.offsets,
         };
-        board.distance = board.distances(Board::step_push);
-        board.live = (0..board.len())
-            .map(|cell| board.goal_distances(cell).iter().any(|&d| d != FAR))
-            .collect();
+        let distance = board.distances(|cell, dir| board.step_push(cell, dir));
+        board.distance = distance;
+        board.live = board.live_cells();
         board
+    }
+
+    /// Per cell, whether some goal is at a finite distance from it.
+    fn live_cells(&self) -> Vec<bool> {
+        (0..self.len())
+            .map(|cell| self.goal_distances(cell).iter().any(|&d| d != FAR))
+            .collect()
     }
 
     /// A push of a box at `cell` in direction `dir`, on an empty board: its new cell,
@@ -147,12 +151,12 @@ impl Board {
     /// `d` moves to `x+d` with the player going from `x+d` to `x+2d`; a pull sequence
     /// reversed is a push sequence onto the goal.
     fn pull_distances(&self) -> Vec<u16> {
-        self.distances(Board::step_pull)
+        self.distances(|cell, dir| self.step_pull(cell, dir))
     }
 
     /// For each goal, a breadth-first search from it along `step` (cell, direction) →
-    /// the next cell, if any.
-    fn distances(&self, step: fn(&Board, usize, usize) -> Option<usize>) -> Vec<u16> {
+    /// the next cell, if any; laid out as [`Board::distance`].
+    pub fn distances(&self, step: impl Fn(usize, usize) -> Option<usize>) -> Vec<u16> {
         let n = self.goals.len();
         let mut distance = vec![FAR; self.len() * n];
         let mut queue = Vec::new();
@@ -166,7 +170,7 @@ impl Board {
                 head += 1;
                 let next_distance = distance[cell * n + g] + 1;
                 for dir in 0..4 {
-                    let Some(to) = step(self, cell, dir) else {
+                    let Some(to) = step(cell, dir) else {
                         continue;
                     };
                     if distance[to * n + g] == FAR {

@@ -119,17 +119,24 @@ impl Expander {
     /// goals as walls; `None` when it is lost (no matching, or a frozen box off its goal).
     pub fn bound_walled(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
         self.place(boxes, BOX);
-        let alive = frozen_goals(board, &mut self.occupancy, boxes, &mut self.frozen_child);
+        let bound = self.bound_walled_placed(board, boxes);
         self.place(boxes, EMPTY);
-        if !alive {
+        bound
+    }
+
+    /// [`Expander::bound_walled`] of `boxes` already placed in the occupancy, solved in
+    /// full by `side` (`matcher` keeps the parent prepared for the other children).
+    fn bound_walled_placed(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+        if !frozen_goals(board, &mut self.occupancy, boxes, &mut self.frozen_child) {
             return None;
         }
-        if self.frozen_child.is_empty() {
-            return self.matcher.bound(board, boxes);
-        }
         self.frozen_child.sort_unstable();
-        let walled = self.walled.get(board, &self.frozen_child);
-        self.side.bound_on(board, walled.distances(), boxes)
+        let walled =
+            (!self.frozen_child.is_empty()).then(|| self.walled.get(board, &self.frozen_child));
+        let dist = walled
+            .as_ref()
+            .map_or(Distances::of(board), |w| w.distances());
+        self.side.bound_on(board, dist, boxes)
     }
 
     /// Bytes held by the walled tables' cache.
@@ -518,19 +525,9 @@ impl Expander {
         self.scratch.sort_unstable();
         let bound = if froze {
             // More boxes frozen on goals: the child's own table, solved in full.
-            let alive = frozen_goals(
-                board,
-                &mut self.occupancy,
-                &self.scratch,
-                &mut self.frozen_child,
-            );
-            let bound = if alive {
-                self.frozen_child.sort_unstable();
-                let walled = self.walled.get(board, &self.frozen_child);
-                self.side.bound_on(board, walled.distances(), &self.scratch)
-            } else {
-                None
-            };
+            let child = std::mem::take(&mut self.scratch);
+            let bound = self.bound_walled_placed(board, &child);
+            self.scratch = child;
             bound
         } else {
             // A push that froze nothing leaves the frozen boxes as they were (a frozen

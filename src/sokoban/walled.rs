@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::board::{Board, FAR};
+use super::board::Board;
 use super::matching::Distances;
 
 /// The cache's bytes before it is emptied (tables are recomputed on demand: a table
@@ -39,8 +39,7 @@ pub struct WalledTables {
     cache: HashMap<Vec<u16>, Walled>,
     bytes: usize,
     next_id: u64,
-    /// Scratch of the pull searches.
-    queue: Vec<usize>,
+    /// Scratch of the pull searches: the frozen cells.
     wall: Vec<bool>,
 }
 
@@ -50,7 +49,6 @@ impl WalledTables {
             cache: HashMap::new(),
             bytes: 0,
             next_id: 1,
-            queue: Vec::new(),
             wall: vec![false; board.len()],
         }
     }
@@ -85,39 +83,18 @@ impl WalledTables {
     }
 
     /// The pull searches of `Board::pull_distances` with the frozen cells as walls; a
-    /// frozen box's cell keeps distance 0 to its own goal and nothing else, and no
-    /// other cell reaches a frozen goal.
+    /// frozen box's cell keeps distance 0 to its own goal and nothing else (no pull
+    /// starts from it), and no other cell reaches a frozen goal.
     fn compute(&mut self, board: &Board, frozen: &[u16]) -> Vec<u16> {
-        let n = board.goals.len();
-        let mut distance = vec![FAR; board.len() * n];
         for &f in frozen {
             self.wall[usize::from(f)] = true;
         }
-        let open = |c: usize, wall: &[bool]| board.floor[c] && !wall[c];
-        for (g, &goal) in board.goals.iter().enumerate() {
-            distance[goal * n + g] = 0;
-            if self.wall[goal] {
-                continue;
-            }
-            self.queue.clear();
-            self.queue.push(goal);
-            let mut head = 0;
-            while head < self.queue.len() {
-                let cell = self.queue[head];
-                head += 1;
-                let next = distance[cell * n + g] + 1;
-                for dir in 0..4 {
-                    let to = board.step(cell, dir);
-                    if !open(to, &self.wall) || !open(board.step(to, dir), &self.wall) {
-                        continue;
-                    }
-                    if distance[to * n + g] == FAR {
-                        distance[to * n + g] = next;
-                        self.queue.push(to);
-                    }
-                }
-            }
-        }
+        let wall = &self.wall;
+        let open = |cell: usize| board.floor[cell] && !wall[cell];
+        let distance = board.distances(|cell, dir| {
+            let to = board.step(cell, dir);
+            (!wall[cell] && open(to) && open(board.step(to, dir))).then_some(to)
+        });
         for &f in frozen {
             self.wall[usize::from(f)] = false;
         }
