@@ -254,8 +254,24 @@ impl Corrals {
     ) -> bool {
         // Every area flooded in this pass has a stamp above `base`.
         let base = self.generation;
-        for dir in 0..4 {
-            let start = board.step(pushed, dir);
+        // The areas next to the pushed box, and (fast search) next to the boxes beside
+        // it: a push can lock a neighbour box that borders an area it never touched.
+        let mut seeds = [pushed; 5];
+        let mut count = 1;
+        if self.blockers && crate::sokoban::knob("BOXLS_K_NEIGH") {
+            for dir in 0..4 {
+                let next = board.step(pushed, dir);
+                if self.occupancy[next] == BOX {
+                    seeds[count] = next;
+                    count += 1;
+                }
+            }
+        }
+        for (seed, dir) in seeds[..count]
+            .iter()
+            .flat_map(|&s| (0..4).map(move |d| (s, d)))
+        {
+            let start = board.step(seed, dir);
             let fresh = board.floor[start]
                 && self.occupancy[start] == EMPTY
                 && !self.reach.reached(start)
@@ -271,6 +287,31 @@ impl Corrals {
             let lost = self.corral_lost(board, boxes, player, fixed_id);
             // The sub-search used the occupancy: the position's boxes back in place.
             self.place(boxes, BOX);
+            if lost && seed != pushed && crate::sokoban::knob("BOXLS_DBG") {
+                use std::sync::atomic::{AtomicU32, Ordering};
+                static N: AtomicU32 = AtomicU32::new(0);
+                if N.fetch_add(1, Ordering::Relaxed) < 3 {
+                    let width = board.step(board.len() / 2, 1) - board.len() / 2;
+                    eprintln!("lost by seed {seed} pushed {pushed} start {start} player {player}");
+                    for row in 0..board.len() / width {
+                        let line: String = (0..width)
+                            .map(|c| {
+                                let cell = row * width + c;
+                                match (self.occupancy[cell], board.floor[cell], cell == player, cell == pushed, self.area[cell] == self.generation) {
+                                    (_, _, _, true, _) => 'P',
+                                    (BOX, _, _, _, _) => '$',
+                                    (WALL, true, _, _, _) => 'W',
+                                    (_, true, true, _, _) => '@',
+                                    (_, true, _, _, true) => 'a',
+                                    (_, true, _, _, _) => ' ',
+                                    _ => '#',
+                                }
+                            })
+                            .collect();
+                        eprintln!("{}", line.trim_end());
+                    }
+                }
+            }
             if lost {
                 return true;
             }
