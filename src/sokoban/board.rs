@@ -73,13 +73,7 @@ impl Board {
             offsets,
         };
         board.distance = board.pull_distances();
-        let sided = board.sided_live_cells();
         board.live = board.live_cells();
-        if crate::sokoban::knob("BOXLS_K_SIDED") {
-            for (live, sided) in board.live.iter_mut().zip(sided) {
-                *live &= sided;
-            }
-        }
         (
             board,
             Start {
@@ -136,88 +130,6 @@ impl Board {
     fn live_cells(&self) -> Vec<bool> {
         (0..self.len())
             .map(|cell| self.goal_distances(cell).iter().any(|&d| d != FAR))
-            .collect()
-    }
-
-    /// Per cell, whether a lone box there can still be pushed onto some goal with the
-    /// player on some side of it: the pushes of [`Board::pull_distances`], but over
-    /// (box cell, the player's area around it), so a box the player can never get
-    /// behind again is dead (XSokoban 19 starts with a box that one push sideways takes
-    /// out of the player's reach for good, and the search spent its positions under
-    /// that push). Sound: with other boxes on the board the player's area is part of
-    /// one of the lone box's areas, so no push the board allows is missed.
-    fn sided_live_cells(&self) -> Vec<bool> {
-        const NO_SIDE: u8 = u8::MAX;
-        let cells = self.len();
-        // side[x * 4 + d]: which of the areas of the floor without `x` the neighbour of
-        // `x` in direction `d` lies in, named by the first direction into it.
-        let mut side = vec![NO_SIDE; cells * 4];
-        let mut stamp = vec![0u32; cells];
-        let mut round = 0u32;
-        let mut stack = Vec::new();
-        for x in (0..cells).filter(|&x| self.floor[x]) {
-            for d in 0..4 {
-                let from = self.step(x, d);
-                if !self.floor[from] || side[x * 4 + d] != NO_SIDE {
-                    continue;
-                }
-                round += 1;
-                stamp[from] = round;
-                stack.push(from);
-                while let Some(cell) = stack.pop() {
-                    for e in 0..4 {
-                        let to = self.step(cell, e);
-                        if self.floor[to] && to != x && stamp[to] != round {
-                            stamp[to] = round;
-                            stack.push(to);
-                        }
-                    }
-                }
-                for e in d..4 {
-                    if stamp[self.step(x, e)] == round && self.floor[self.step(x, e)] {
-                        side[x * 4 + e] = d as u8;
-                    }
-                }
-            }
-        }
-        // Backwards from every goal with the player on any side: (x, s) reaches a goal
-        // when a push from it lands on a state that does.
-        let mut good = vec![false; cells * 4];
-        let mut queue = Vec::new();
-        for &g in &self.goals {
-            for d in 0..4 {
-                let s = side[g * 4 + d];
-                if s != NO_SIDE && !good[g * 4 + usize::from(s)] {
-                    good[g * 4 + usize::from(s)] = true;
-                    queue.push((g, s));
-                }
-            }
-        }
-        let mut head = 0;
-        while head < queue.len() {
-            let (y, s) = queue[head];
-            head += 1;
-            for d in 0..4 {
-                // A push in direction `d` from `x` to `y`: the player ends on `x`, in
-                // area `s` of `y`, and stood on `x`'s far side.
-                let back = d ^ 1;
-                let x = self.step(y, back);
-                if !self.floor[x] || side[y * 4 + back] != s {
-                    continue;
-                }
-                let p = self.step(x, back);
-                if !self.floor[p] {
-                    continue;
-                }
-                let t = side[x * 4 + back];
-                if !good[x * 4 + usize::from(t)] {
-                    good[x * 4 + usize::from(t)] = true;
-                    queue.push((x, t));
-                }
-            }
-        }
-        (0..cells)
-            .map(|x| self.goal[x] || (0..4).any(|s| good[x * 4 + s]))
             .collect()
     }
 

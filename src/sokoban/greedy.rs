@@ -140,12 +140,7 @@ fn best_first(
                 + backward.as_ref().map_or(0, Backward::bytes)
         };
         if let Some(why) = budget.tick(expanded, bytes, progress, on_event) {
-            diag::report(board, &table);
             return Greedy::Stopped(why);
-        }
-        if diag::capped(stored(&table, backward.as_ref())) {
-            diag::report(board, &table);
-            return Greedy::Stopped(Unknown::Time);
         }
         position.clear();
         position.extend_from_slice(table.boxes(node));
@@ -335,7 +330,6 @@ impl Plans {
                 return None;
             }
         }
-        diag::expanded(board, position, frontier.node, frontier.table.bound[node]);
         let macros = self.rooms.macros(board, position, at);
         if !macros.is_empty() {
             // The goal cut: with a box ready for its room's next goal, only the macros
@@ -473,85 +467,5 @@ impl Frontier<'_> {
         }
         let areas = self.expander.busy_areas(board, &m.boxes, m.player);
         self.open.queue(id, bound, pushes, areas, &m.boxes)
-    }
-}
-
-/// TEMPORARY (session 39): a positions cap and a look at the best positions expanded.
-mod diag {
-    use super::{Board, Table};
-    use std::cell::RefCell;
-    use std::sync::OnceLock;
-
-    fn cap() -> u64 {
-        static CAP: OnceLock<u64> = OnceLock::new();
-        *CAP.get_or_init(|| {
-            std::env::var("BOXLS_SOKOBAN_CAP")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(u64::MAX)
-        })
-    }
-    fn on() -> bool {
-        static ON: OnceLock<bool> = OnceLock::new();
-        *ON.get_or_init(|| std::env::var_os("BOXLS_SOKOBAN_DIAG").is_some())
-    }
-    pub fn capped(stored: u64) -> bool {
-        stored >= cap()
-    }
-    thread_local! {
-        static HIST: RefCell<(Vec<u64>, Vec<(usize, u16, u32)>)> = RefCell::new((Vec::new(), Vec::new()));
-    }
-    pub fn expanded(board: &Board, boxes: &[u16], node: u32, bound: u16) {
-        if !on() {
-            return;
-        }
-        let home = boxes.iter().filter(|&&b| board.goal[usize::from(b)]).count();
-        HIST.with(|h| {
-            let mut h = h.borrow_mut();
-            if h.0.len() <= home {
-                h.0.resize(home + 1, 0);
-            }
-            h.0[home] += 1;
-            let best = h.1.first().map_or((0, u16::MAX), |b| (b.0, b.1));
-            if (home, std::cmp::Reverse(bound)) > (best.0, std::cmp::Reverse(best.1)) {
-                h.1.clear();
-            }
-            if h.1.is_empty() || (home == h.1[0].0 && bound == h.1[0].1 && h.1.len() < 3) {
-                h.1.push((home, bound, node));
-            }
-        });
-    }
-    pub fn report(board: &Board, table: &Table) {
-        if !on() {
-            return;
-        }
-        let width = board.step(board.len() / 2, 1) - board.len() / 2;
-        HIST.with(|h| {
-            let h = h.borrow();
-            eprintln!("expansions by boxes home: {:?}", h.0);
-            for &(home, bound, node) in &h.1 {
-                eprintln!("home {home} bound {bound} pushes {}", table.pushes[node as usize]);
-                let boxes = table.boxes(node);
-                let player = usize::from(table.player[node as usize]);
-                for row in 0..board.len() / width {
-                    let line: String = (0..width)
-                        .map(|c| {
-                            let cell = row * width + c;
-                            let b = boxes.contains(&(cell as u16));
-                            match (board.floor[cell], board.goal[cell], b) {
-                                (_, true, true) => '*',
-                                (_, false, true) => '$',
-                                (_, true, false) => '.',
-                                (true, false, false) if cell == player => '@',
-                                (true, false, false) if !board.live[cell] => '-',
-                                (true, false, false) => ' ',
-                                _ => '#',
-                            }
-                        })
-                        .collect();
-                    eprintln!("{}", line.trim_end());
-                }
-            }
-        });
     }
 }

@@ -325,17 +325,3 @@ impl Solve<'_> {
         expand::Expander::new(self.board).bound(self.board, boxes)
     }
 }
-
-/// TEMPORARY (session 39): an experiment's switch, read once per name.
-pub(crate) fn knob(name: &'static str) -> bool {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static KNOBS: OnceLock<Mutex<HashMap<&'static str, bool>>> = OnceLock::new();
-    let knobs = KNOBS.get_or_init(|| Mutex::new(HashMap::new()));
-    let Ok(mut knobs) = knobs.lock() else {
-        return false;
-    };
-    *knobs
-        .entry(name)
-        .or_insert_with(|| std::env::var_os(name).is_some())
-}
