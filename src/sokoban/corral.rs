@@ -10,8 +10,10 @@
 //! as the full search's are (dead squares, freeze deadlocks, the matching bound of the
 //! barrier boxes), and its visited set and the cache compare positions in full (the
 //! hash only places them), so "lost" is a proof: the optimal search may drop the
-//! position without losing optimality. Only the corrals next to the box just
-//! pushed are tested (the others were the parent's): each area alone, then merged with
+//! position without losing optimality. The optimal search tests only the corrals next
+//! to the box just pushed; the fast search every corral of the position (since session
+//! 39: a push can lose an area it does not touch, by locking a box that seals it).
+//! Each area is tested alone, then merged with
 //! the other unreachable areas next to its barrier (more boxes kept, so more often lost;
 //! only getting into the first area counts); in the fast search, then widened by the
 //! boxes next to the barrier's boxes (what may hold them in place). Results are cached
@@ -66,6 +68,9 @@ pub struct Corrals {
     /// Whether a third pass tests sub-problems widened by the boxes next to the
     /// barrier (the fast search only: not measured in the optimal one).
     blockers: bool,
+    /// Whether every area next to a box is tested, not only those next to the box
+    /// just pushed (the fast search only, session 39: not measured in the optimal one).
+    every_area: bool,
     /// The boxes frozen on goals in the position tested: walls in every sub-problem
     /// (no solution ever moves them), so they are no barrier box.
     fixed: Vec<u16>,
@@ -151,10 +156,11 @@ impl Hasher for KeyHasher {
 
 impl Corrals {
     /// The fast search's test: also the sub-problems widened by the boxes next to the
-    /// barrier ([`Widen::Blockers`]).
+    /// barrier ([`Widen::Blockers`]), and the areas next to every box.
     pub fn new(board: &Board) -> Corrals {
         Corrals {
             blockers: true,
+            every_area: true,
             ..Corrals::with_cap(board, SUB_POSITIONS)
         }
     }
@@ -164,6 +170,7 @@ impl Corrals {
         Corrals {
             cap,
             blockers: false,
+            every_area: false,
             occupancy: vec![EMPTY; board.len()],
             reach: Reach::new(board.len()),
             sub_reach: Reach::new(board.len()),
@@ -191,8 +198,8 @@ impl Corrals {
         self.cache.capacity() * entry + self.seen.capacity() * entry
     }
 
-    /// Whether a corral next to the box at `pushed` makes the position (`boxes`, the
-    /// player at `player`) lost.
+    /// Whether a corral next to the box at `pushed` (in the fast search's test, next to
+    /// any box) makes the position (`boxes`, the player at `player`) lost.
     pub fn lost(&mut self, board: &Board, boxes: &[u16], player: usize, pushed: usize) -> bool {
         if self.generation > u32::MAX - 16 {
             self.area.iter_mut().for_each(|s| *s = 0);
@@ -254,8 +261,14 @@ impl Corrals {
     ) -> bool {
         // Every area flooded in this pass has a stamp above `base`.
         let base = self.generation;
-        for dir in 0..4 {
-            let start = board.step(pushed, dir);
+        // The areas next to the pushed box; in the fast search, next to every box (an
+        // area a push never touched can be lost by it: XSokoban 9's pocket at the foot
+        // of its column is closed from the start and lost once a box lands beside the
+        // pair that seals it). An area met again has this pass's stamp: tested once.
+        let seeds = if self.every_area { boxes } else { &[][..] };
+        let cells = std::iter::once(pushed).chain(seeds.iter().map(|&b| usize::from(b)));
+        for (seed, dir) in cells.flat_map(|s| (0..4).map(move |d| (s, d))) {
+            let start = board.step(seed, dir);
             let fresh = board.floor[start]
                 && self.occupancy[start] == EMPTY
                 && !self.reach.reached(start)
@@ -571,6 +584,35 @@ mod tests {
         let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
         let mut alone = Corrals::with_cap(&board, SUB_POSITIONS);
         assert!(!alone.lost(&board, &boxes, start.player, start.boxes[0]));
+    }
+
+    /// A pocket right of the upper box, sealed by the wall and the box below it: the
+    /// three boxes round it never move again (the player cannot get into the pocket to
+    /// push them out, a push into it is into a dead corner, and each of the three
+    /// holds another). The first box, the one just pushed (onto its goal in the
+    /// corner), is not next to the pocket: only the test of every area sees it.
+    const SEALED: [&str; 7] = [
+        "##########",
+        "#....#####",
+        "###.######",
+        "#*  $ ####",
+        "#   $$ ###",
+        "#  @   ###",
+        "##########",
+    ];
+
+    #[test]
+    fn a_corral_away_from_the_pushed_box_is_tested() {
+        assert!(lost(&SEALED));
+    }
+
+    #[test]
+    fn a_corral_away_from_the_pushed_box_may_open() {
+        // Without the box below the upper one, the box under the pocket is pushed left
+        // and the player walks into the pocket.
+        let mut rows = SEALED;
+        rows[4] = "#    $ ###";
+        assert!(!lost(&rows));
     }
 
     #[test]
