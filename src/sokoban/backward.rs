@@ -9,30 +9,39 @@
 //! is recognised in either table. Pulls are bounded by the matching of boxes to their
 //! starting cells on pull distances ([`Board::reversed`]); a box pulled onto a cell
 //! from which no starting cell can be reached is dropped (exact, as dead squares are).
+//! Two open lists taken in turn: the priority, and the boxes off their starting cells
+//! first (then the priority).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::board::Board;
-use super::freeze::{BOX, EMPTY, WALL};
+use super::freeze::{BOX, EMPTY};
 use super::greedy::{priority, WEIGHT};
 use super::matching::{Distances, Matcher};
 use super::reach::Reach;
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 
-/// The backward search's own state: the reversed board, its table and open list.
+/// One open list: (key, bound, `u32::MAX - id`), smallest first.
+type Heap = BinaryHeap<Reverse<(u64, u32, u32)>>;
+
+/// Where the boxes off their starting cells sit in the second list's key: above any
+/// priority, as the forward search's list features (`greedy::FIRST`).
+const FIRST: u32 = 40;
+
+/// The backward search's own state: the reversed board, its table and open lists.
 pub struct Backward {
     reverse: Board,
     table: Table,
-    open: Vec<BinaryHeap<Reverse<(u64, u32, u32)>>>,
+    /// The priority; the boxes off their starting cells first, then the priority. Each
+    /// position is queued in both, popped in turn, expanded once (session 39: on its
+    /// own the priority list stalls where the matching no longer falls; the second
+    /// list drives boxes home).
+    open: [Heap; 2],
     turn: usize,
-    /// Per table id: expanded already (a position is queued in every list).
+    /// Per table id: expanded already.
     expanded: Vec<bool>,
-    /// TEMPORARY knobs (session 39 measurements).
-    freeze: bool,
-    second: u8,
-    share: usize,
     matcher: Matcher,
     occupancy: Vec<u8>,
     reach: Reach,
@@ -81,18 +90,9 @@ impl Backward {
         let reverse = board.reversed(&starts);
         let mut search = Backward {
             table: Table::new(boxes.len()),
-            open: Vec::new(),
+            open: Default::default(),
             turn: 0,
             expanded: Vec::new(),
-            freeze: std::env::var("BOXLS_BW_FREEZE").map_or(true, |v| v != "0"),
-            share: std::env::var("BOXLS_BW_SHARE")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(2),
-            second: std::env::var("BOXLS_BW_LIST")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
             matcher: Matcher::new(),
             occupancy: vec![EMPTY; board.len()],
             reach: Reach::new(board.len()),
@@ -104,8 +104,6 @@ impl Backward {
             floor_cells: (0..board.len()).filter(|&c| board.floor[c]).collect(),
             reverse,
         };
-        let lists = [1, 2, 2, 3][usize::from(search.second.min(3))];
-        search.open = (0..lists).map(|_| BinaryHeap::new()).collect();
         search.add_roots(board, zobrist);
         Some(search)
     }
@@ -124,14 +122,6 @@ impl Backward {
             return;
         };
         self.place(&goals, BOX);
-        // A box no pull can ever move off a goal that is no start: nothing leads back.
-        let lost = goals.iter().any(|&g| {
-            matches!(pull_frozen(&self.reverse, &mut self.occupancy, usize::from(g)), Some(true))
-        });
-        if lost {
-            self.place(&goals, EMPTY);
-            return;
-        }
         let mut seen = vec![false; board.len()];
         let mut starts = Vec::new();
         for cell in 0..board.len() {
@@ -166,45 +156,33 @@ impl Backward {
         }
     }
 
-    /// Queues stored position `id` on the forward search's priority: `5·bound +
-    /// pulls`, plus 10 per busy area beyond the player's (areas of the reversed board:
-    /// a start cell inside, or a box off its start beside it).
+    /// Queues stored position `id` in both lists: on the forward search's priority,
+    /// `5·bound + pulls` plus 10 per busy area beyond the player's (areas of the
+    /// reversed board: a start cell inside, or a box off its start beside it); and on
+    /// the boxes off their starting cells, then that priority.
     fn queue(&mut self, id: u32, bound: u32, pulls: u32, areas: u32) {
         let key = priority(WEIGHT * u64::from(bound) + u64::from(pulls), areas);
         let index = id as usize;
         if self.expanded.len() <= index {
             self.expanded.resize(index + 1, false);
         }
-        let order = u32::MAX - id;
-        self.open[0].push(Reverse((key, bound, order)));
         let boxes = self.table.boxes(id);
-        let on = boxes
+        let home = boxes
             .iter()
             .filter(|&&b| self.reverse.goal[usize::from(b)])
             .count();
-        let off = (boxes.len() - on) as u64;
-        let keys: &[u64] = match self.second {
-            0 => &[],
-            1 => &[u64::from(areas)],
-            2 => &[off],
-            _ => &[u64::from(areas), off],
-        };
-        for (list, &first) in self.open[1..].iter_mut().zip(keys) {
-            list.push(Reverse(((first << 40) | key, bound, order)));
-        }
+        let away = (boxes.len() - home) as u64;
+        let order = u32::MAX - id;
+        self.open[0].push(Reverse((key, bound, order)));
+        self.open[1].push(Reverse(((away << FIRST) | key, bound, order)));
     }
 
-    /// The next position: the best of the next list in turn not expanded yet.
+    /// The next position to expand: the best of the next list in turn not expanded
+    /// yet (an empty list passes its turn).
     fn pop(&mut self) -> Option<u32> {
         for _ in 0..self.open.len() {
             self.turn += 1;
-            let n = self.open.len();
-            let pick = if n == 2 && self.share > 2 {
-                usize::from(self.turn % self.share == 0)
-            } else {
-                self.turn % n
-            };
-            let list = &mut self.open[pick];
+            let list = &mut self.open[self.turn % 2];
             while let Some(Reverse((_, _, order))) = list.pop() {
                 let id = u32::MAX - order;
                 if !std::mem::replace(&mut self.expanded[id as usize], true) {
@@ -294,9 +272,7 @@ impl Backward {
         let hash = base
             ^ zobrist.boxes(&[pull.from as u16, pull.to as u16])
             ^ zobrist.player_at(usize::from(region));
-        let fresh = self.table.find(hash, &self.child, region).is_none()
-            && !(self.freeze
-                && matches!(pull_frozen(&self.reverse, &mut self.occupancy, pull.to), Some(true)));
+        let fresh = self.table.find(hash, &self.child, region).is_none();
         let bound = fresh
             .then(|| {
                 self.matcher.bound_moved(
@@ -362,57 +338,6 @@ impl Backward {
         }
         pushes
     }
-}
-
-/// Pull freezes, the backward search's freeze deadlocks: `None` when the box at `cell`
-/// may still be pulled; otherwise whether the set of boxes found that can never be
-/// pulled again holds one off its starting cell (a goal of `reverse`) — then no pull
-/// sequence reaches the start, and the position is lost backwards. A pull in direction
-/// `d` needs the cell `cell + d` (the player's, where the box goes) and `cell + 2d` (the
-/// player's next) free, and `cell + d` live on the reversed board; a box is frozen when
-/// no pull on either axis is left, the boxes of the set taken as walls (more walls only
-/// block more, so the set as a whole never moves). `occupancy` is left as found.
-pub fn pull_frozen(reverse: &Board, occupancy: &mut [u8], cell: usize) -> Option<bool> {
-    let mut off_start = !reverse.goal[cell];
-    occupancy[cell] = WALL;
-    let mut frozen = true;
-    for axis in [0, 2] {
-        match pull_blocked(reverse, occupancy, cell, axis) {
-            Some(off) => off_start |= off,
-            None => {
-                frozen = false;
-                break;
-            }
-        }
-    }
-    occupancy[cell] = BOX;
-    frozen.then_some(off_start)
-}
-
-/// `None` when the box at `cell` can be pulled along `axis` (0: vertical, 2:
-/// horizontal); otherwise whether the boxes blocking it include one off its start.
-fn pull_blocked(reverse: &Board, occupancy: &mut [u8], cell: usize, axis: usize) -> Option<bool> {
-    let mut off_start = false;
-    for dir in [axis, axis + 1] {
-        let to = reverse.step(cell, dir);
-        let beyond = reverse.step(to, dir);
-        let solid = |c: usize, occupancy: &[u8]| !reverse.floor[c] || occupancy[c] == WALL;
-        if solid(to, occupancy) || solid(beyond, occupancy) || !reverse.live[to] {
-            continue;
-        }
-        // A box in the way blocks this pull only when it is frozen itself.
-        let mut held = None;
-        for side in [to, beyond] {
-            if occupancy[side] == BOX {
-                if let Some(off) = pull_frozen(reverse, occupancy, side) {
-                    held = Some(off);
-                    break;
-                }
-            }
-        }
-        off_start |= held?;
-    }
-    Some(off_start)
 }
 
 #[cfg(test)]
@@ -501,46 +426,5 @@ mod tests {
         // One push left (the player at col 3) takes it to col 1: one pull back.
         let one_left = board.step(start.boxes[0], 2);
         assert_eq!(reverse.goal_distances(one_left), &[1]);
-    }
-
-    /// The pull freeze of the box at `at` (a column of the one-row corridor `row`,
-    /// walled above and below), with boxes at the columns `boxes` and the starts at
-    /// `starts`.
-    fn pull_freeze(row: &str, starts: &[usize], boxes: &[usize], at: usize) -> Option<bool> {
-        let wall = "#".repeat(row.len());
-        let (board, start) = Board::new(&puzzle(&[&wall, row, &wall]));
-        // Padded cells: the row is the second of the level, its first column at 1.
-        let cell = |col: usize| start.player - row.find('@').unwrap_or(0) + col;
-        let starts: Vec<usize> = starts.iter().map(|&c| cell(c)).collect();
-        let reverse = board.reversed(&starts);
-        let mut occupancy = vec![EMPTY; board.len()];
-        for &b in boxes {
-            occupancy[cell(b)] = BOX;
-        }
-        let frozen = pull_frozen(&reverse, &mut occupancy, cell(at));
-        let unchanged = boxes.iter().all(|&b| occupancy[cell(b)] == BOX);
-        assert!(unchanged, "the occupancy is left as found");
-        frozen
-    }
-
-    #[test]
-    fn two_boxes_walled_two_cells_apart_are_pull_frozen() {
-        // Columns 2 and 3 of a four-cell corridor: neither has two free cells to back
-        // into on either side, so neither is ever pulled; lost when one is off a start.
-        let row = "#@ . #";
-        assert_eq!(pull_freeze(row, &[1, 4], &[2, 3], 2), Some(true));
-        assert_eq!(pull_freeze(row, &[2, 4], &[2, 3], 2), Some(true));
-        // Both on starts: frozen, but where the start has them.
-        assert_eq!(pull_freeze(row, &[2, 3], &[2, 3], 3), Some(false));
-    }
-
-    #[test]
-    fn a_box_with_room_to_back_into_is_not_pull_frozen() {
-        // A fifth cell: the right box is pulled onto the start at column 4 (the player
-        // backing into the fifth), and then the left one can move too.
-        assert_eq!(pull_freeze("#@ .  #", &[1, 4], &[2, 3], 2), None);
-        assert_eq!(pull_freeze("#@ .  #", &[1, 4], &[2], 2), None);
-        // A pull only onto a cell from which no start is reachable does not count.
-        assert_eq!(pull_freeze("#@ . #", &[1, 4], &[2], 2), Some(true));
     }
 }

@@ -127,15 +127,8 @@ fn best_first(
     // Pulls from the solved position, one expansion per forward one, until the two
     // searches store the same position.
     let mut backward = Backward::new(board, &zobrist, boxes);
-    // TEMPORARY (session 39 measurements): a cap on the positions both searches store.
-    let cap: Option<usize> = std::env::var("BOXLS_SOKOBAN_CAP")
-        .ok()
-        .and_then(|v| v.parse().ok());
     while let Some(node) = open.pop() {
         expanded += 1;
-        if cap.is_some_and(|c| stored(&table, backward.as_ref()) as usize > c) {
-            return Greedy::Stopped(Unknown::Time);
-        }
         let progress = Progress {
             positions: stored(&table, backward.as_ref()),
             lower_bound: bound,
