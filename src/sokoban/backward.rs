@@ -9,8 +9,6 @@
 //! is recognised in either table. Pulls are bounded by the matching of boxes to their
 //! starting cells on pull distances ([`Board::reversed`]); a box pulled onto a cell
 //! from which no starting cell can be reached is dropped (exact, as dead squares are).
-//! Two open lists taken in turn: the priority, and the boxes off their starting cells
-//! first (then the priority).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -23,25 +21,11 @@ use super::reach::Reach;
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 
-/// One open list: (key, bound, `u32::MAX - id`), smallest first.
-type Heap = BinaryHeap<Reverse<(u64, u32, u32)>>;
-
-/// Where the boxes off their starting cells sit in the second list's key: above any
-/// priority, as the forward search's list features (`greedy::FIRST`).
-const FIRST: u32 = 40;
-
-/// The backward search's own state: the reversed board, its table and open lists.
+/// The backward search's own state: the reversed board, its table and open list.
 pub struct Backward {
     reverse: Board,
     table: Table,
-    /// The priority; the boxes off their starting cells first, then the priority. Each
-    /// position is queued in both, popped in turn, expanded once (session 39: on its
-    /// own the priority list stalls where the matching no longer falls; the second
-    /// list drives boxes home).
-    open: [Heap; 2],
-    turn: usize,
-    /// Per table id: expanded already.
-    expanded: Vec<bool>,
+    open: BinaryHeap<Reverse<(u64, u32, u32)>>,
     matcher: Matcher,
     occupancy: Vec<u8>,
     reach: Reach,
@@ -90,9 +74,7 @@ impl Backward {
         let reverse = board.reversed(&starts);
         let mut search = Backward {
             table: Table::new(boxes.len()),
-            open: Default::default(),
-            turn: 0,
-            expanded: Vec::new(),
+            open: BinaryHeap::new(),
             matcher: Matcher::new(),
             occupancy: vec![EMPTY; board.len()],
             reach: Reach::new(board.len()),
@@ -156,47 +138,16 @@ impl Backward {
         }
     }
 
-    /// Queues stored position `id` in both lists: on the forward search's priority,
-    /// `5·bound + pulls` plus 10 per busy area beyond the player's (areas of the
-    /// reversed board: a start cell inside, or a box off its start beside it); and on
-    /// the boxes off their starting cells, then that priority.
+    /// Queues stored position `id` on the forward search's priority: `5·bound +
+    /// pulls`, plus 10 per busy area beyond the player's (areas of the reversed board:
+    /// a start cell inside, or a box off its start beside it).
     fn queue(&mut self, id: u32, bound: u32, pulls: u32, areas: u32) {
         let key = priority(WEIGHT * u64::from(bound) + u64::from(pulls), areas);
-        let index = id as usize;
-        if self.expanded.len() <= index {
-            self.expanded.resize(index + 1, false);
-        }
-        let boxes = self.table.boxes(id);
-        let home = boxes
-            .iter()
-            .filter(|&&b| self.reverse.goal[usize::from(b)])
-            .count();
-        let away = (boxes.len() - home) as u64;
-        let order = u32::MAX - id;
-        self.open[0].push(Reverse((key, bound, order)));
-        self.open[1].push(Reverse(((away << FIRST) | key, bound, order)));
-    }
-
-    /// The next position to expand: the best of the next list in turn not expanded
-    /// yet (an empty list passes its turn).
-    fn pop(&mut self) -> Option<u32> {
-        for _ in 0..self.open.len() {
-            self.turn += 1;
-            let list = &mut self.open[self.turn % 2];
-            while let Some(Reverse((_, _, order))) = list.pop() {
-                let id = u32::MAX - order;
-                if !std::mem::replace(&mut self.expanded[id as usize], true) {
-                    return Some(id);
-                }
-            }
-        }
-        None
+        self.open.push(Reverse((key, bound, u32::MAX - id)));
     }
 
     pub fn bytes(&self) -> usize {
-        self.table.bytes()
-            + self.open.iter().map(|h| h.capacity() * 16).sum::<usize>()
-            + self.expanded.capacity()
+        self.table.bytes() + self.open.capacity() * 16
     }
 
     pub fn len(&self) -> usize {
@@ -206,9 +157,10 @@ impl Backward {
     /// Expands the best open position: [`Step::Meet`] when a child is a position the
     /// forward search stored in `forward` (its root, the start, included).
     pub fn step(&mut self, board: &Board, zobrist: &Zobrist, forward: &Table) -> Step {
-        let Some(node) = self.pop() else {
+        let Some(Reverse((_, _, order))) = self.open.pop() else {
             return Step::Exhausted;
         };
+        let node = u32::MAX - order;
         let mut boxes = std::mem::take(&mut self.parent);
         boxes.clear();
         boxes.extend_from_slice(self.table.boxes(node));
