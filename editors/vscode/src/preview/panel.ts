@@ -43,6 +43,8 @@ class Preview implements vscode.Disposable {
   private readonly listeners: vscode.Disposable[] = [];
   /** The page's difficulty layer is on; the board whose map it has (the `shown` key). */
   private difficulty = false;
+  /** `Date.now()` when the panel was created (the page reports its load against it). */
+  private openedAt = 0;
   private mapKey: string | undefined;
   /** The Sokoban document version (`uri#version`) the server last said was settled. */
   private settled: string | undefined;
@@ -101,6 +103,7 @@ class Preview implements vscode.Disposable {
   private createPanel(): vscode.WebviewPanel {
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    this.openedAt = Date.now();
     const panel = vscode.window.createWebviewPanel(
       VIEW_TYPE,
       'Preview',
@@ -240,7 +243,7 @@ class Preview implements vscode.Disposable {
     }
     this.shown = { key, panel };
     this.mapKey = undefined;
-    void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
+    void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt, openedAt: this.openedAt });
     void this.sendDifficulty(client, panel, { document, version, key, where });
   }
 
@@ -327,7 +330,7 @@ class Preview implements vscode.Disposable {
     }
     this.shown = { key, panel };
     this.mapKey = undefined;
-    void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt });
+    void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt, openedAt: this.openedAt });
     void this.sendDifficulty(client, panel, { document, version, key, where });
   }
 

@@ -159,6 +159,14 @@ def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report):
     report.add(f"{n}×{n}", "command → board drawn", f"{s['drawnAt'] - t0:.0f} ms")
     report.add(f"{n}×{n}", "server's answer → board drawn", f"{s['openMs']:.0f} ms (of which to the page {s['receivedMs']:.0f} ms)")
     report.add(f"{n}×{n}", "the page's work", s["work"])
+    # Who had the time: the extension's command handler, VS Code loading the webview's
+    # page (its webview host waits for its service worker), the server, the page.
+    if s["openedAt"] and s["loadedAt"] and s["answeredAt"]:
+        report.add(
+            f"{n}×{n}",
+            "command → panel created / page loaded / server's answer / board drawn",
+            f"{s['openedAt'] - t0:.0f} / {s['loadedAt'] - t0:.0f} / {s['answeredAt'] - t0:.0f} / {s['drawnAt'] - t0:.0f} ms",
+        )
     main = wb.page.evaluate(STOP_MAIN_JS)
     report.add(f"{n}×{n}", "VS Code's window while the board opens", f"longest frame gap {max(main['gaps'][1:], default=0):.0f} ms{long_tasks(main['long'])}")
     return frame, s

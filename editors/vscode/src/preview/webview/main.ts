@@ -2,7 +2,7 @@
 // the board the extension posts on a canvas and plays the solution from the server's
 // per-move deltas (the player's cell after each move, each push's box and cell: no
 // move is played here). Messages from the extension:
-//   { type: 'replay', seq, title, replay, answeredAt }  a solved maze or level to show
+//   { type: 'replay', seq, title, replay, answeredAt, openedAt }  a solved maze or level to show
 //   { type: 'keep', seq, title }  the maze shown is still current: keep it
 //   { type: 'message', seq, title, text, kind }  no board: why (broken, unsolvable, …)
 //   { type: 'difficulty', map }  the board's difficulty map (`boxls/difficulty`), for
@@ -27,6 +27,8 @@ interface ReplayMessage {
   replay: Replay;
   /** `Date.now()` when the extension had the server's answer. */
   answeredAt?: number;
+  /** `Date.now()` when the extension created the panel this page is in. */
+  openedAt?: number;
 }
 interface KeepMessage {
   type: 'keep';
@@ -181,7 +183,7 @@ window.addEventListener('message', (event: MessageEvent<Incoming>) => {
   document.body.dataset.seq = String(msg.seq);
   titleEl.textContent = msg.title;
   if (msg.type === 'replay') {
-    showReplay(msg.replay, msg.answeredAt);
+    showReplay(msg.replay, msg.answeredAt, msg.openedAt);
   } else if (msg.type === 'keep') {
     if (ui.replay) {
       statusEl.hidden = true;
@@ -206,7 +208,7 @@ function showMessage(text: string, kind: TextMessage['kind'], status = ''): void
   statusEl.className = kind;
 }
 
-function showReplay(next: Replay, answeredAt: number | undefined): void {
+function showReplay(next: Replay, answeredAt: number | undefined, openedAt: number | undefined): void {
   statusEl.hidden = true;
   stage.hidden = false;
   if (sameReplay(ui.replay, next)) {
@@ -220,6 +222,10 @@ function showReplay(next: Replay, answeredAt: number | undefined): void {
   if (answeredAt) {
     // How long the answer that opens this board took to reach the page (the tests read it).
     canvas.dataset.receivedMs = String(Date.now() - answeredAt);
+    // With when the panel was created, beside when this page loaded (`loadedAt`): the
+    // perf test splits an open into VS Code's part and ours.
+    canvas.dataset.answeredAt = String(answeredAt);
+    canvas.dataset.openedAt = String(openedAt ?? '');
   }
   const began = performance.now();
   const played = track(next);
@@ -859,4 +865,5 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
+document.body.dataset.loadedAt = String(Date.now());
 vscodeApi.postMessage({ type: 'ready' });
