@@ -127,8 +127,19 @@ fn best_first(
     // Pulls from the solved position, one expansion per forward one, until the two
     // searches store the same position.
     let mut backward = Backward::new(board, &zobrist, boxes);
+    // TEMPORARY (session 40 measurements): a cap on the positions both searches store,
+    // and the backward expansions per forward one.
+    let cap = super::backward::knob("BOXLS_SOKOBAN_CAP", usize::MAX);
+    let steps = super::backward::knob("BOXLS_BW_STEPS", 1);
     while let Some(node) = open.pop() {
         expanded += 1;
+        if stored(&table, backward.as_ref()) as usize > cap {
+            if let (Ok(path), Some(back)) = (std::env::var("BOXLS_CHECK"), &backward) {
+                let text = std::fs::read_to_string(path).unwrap_or_default();
+                eprintln!("{}", back.check(&text));
+            }
+            return Greedy::Stopped(Unknown::Time);
+        }
         let progress = Progress {
             positions: stored(&table, backward.as_ref()),
             lower_bound: bound,
@@ -165,19 +176,43 @@ fn best_first(
         let met = frontier.met;
         let joined = match (found, backward.as_mut()) {
             (Some(id), _) => Some((id, met)),
-            (None, Some(back)) => match back.step(board, &zobrist, &table) {
-                Step::Expanded => None,
-                Step::Meet { forward, backward } => Some((forward, Some(backward))),
-                // Nothing but provably lost positions was dropped backwards: no solved
-                // position leads back to the start, whatever this pass pruned.
-                Step::Exhausted => {
-                    *pruned = false;
-                    return Greedy::Exhausted;
+            (None, Some(back)) => {
+                let mut joined = None;
+                for _ in 0..steps {
+                    match back.step(board, &zobrist, &table) {
+                        Step::Expanded => {}
+                        Step::Meet { forward, backward } => {
+                            joined = Some((forward, Some(backward)));
+                            break;
+                        }
+                        // Nothing but provably lost positions was dropped backwards: no
+                        // solved position leads back to the start, whatever this pass
+                        // pruned.
+                        Step::Exhausted => {
+                            *pruned = false;
+                            return Greedy::Exhausted;
+                        }
+                    }
                 }
-            },
+                joined
+            }
             (None, None) => None,
         };
         if let Some((id, met)) = joined {
+            if std::env::var("BOXLS_DIAG").is_ok() {
+                eprintln!(
+                    "meet: forward {} backward {} forward expanded {expanded} forward pushes {} at the meeting",
+                    table.len(),
+                    backward.as_ref().map_or(0, Backward::len),
+                    table.pushes[id as usize]
+                );
+                if let (Some(node), Some(back)) = (met, &backward) {
+                    eprintln!("{}", back.diag(node));
+                    if let Ok(path) = std::env::var("BOXLS_DUMP") {
+                        let _ = std::fs::write(path, back.path_lines(node));
+                    }
+                }
+            }
             // The positions to the first solution, exact (not rounded to a report).
             on_event(Event::Progress(Progress {
                 positions: stored(&table, backward.as_ref()),
