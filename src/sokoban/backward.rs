@@ -10,7 +10,10 @@
 //! starting cells on pull distances ([`Board::reversed`]); a box pulled onto a cell
 //! from which no starting cell can be reached is dropped (exact, as dead squares are).
 //! Two open lists taken in turn: the priority, and the boxes off their starting cells
-//! first (then the priority).
+//! first (then the priority). The priority list is a search of its own: it takes only
+//! the children of its own expansions, so the other list's positions (boxes parked on
+//! their starts early, with a low bound) never draw it off its dive; the other list
+//! takes every child.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -23,13 +26,9 @@ use super::reach::Reach;
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 
-/// TEMPORARY (session 40 measurements): a numeric environment knob.
-pub fn knob(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+/// The lists: the priority, and the boxes off their starting cells first.
+const PRIORITY: usize = 0;
+const HOME: usize = 1;
 
 /// One open list: (key, bound, `u32::MAX - id`), smallest first.
 type Heap = BinaryHeap<Reverse<(u64, u32, u32)>>;
@@ -42,30 +41,26 @@ const FIRST: u32 = 40;
 pub struct Backward {
     reverse: Board,
     table: Table,
-    /// The priority; the boxes off their starting cells first, then the priority. Each
-    /// position is queued in both, popped in turn, expanded once (session 39: on its
-    /// own the priority list stalls where the matching no longer falls; the second
-    /// list drives boxes home).
+    /// [`PRIORITY`], then [`HOME`]: popped in turn (session 39: on its own the priority
+    /// list stalls where the matching no longer falls; the second list drives boxes
+    /// home). The priority list holds the roots and its own expansions' children; the
+    /// home list every position (session 40: when the priority list took the home
+    /// list's children too, they drew it off its dive, and XSokoban 43 was lost).
     open: [Heap; 2],
     turn: usize,
-    /// Per table id: the lists that expanded it (a bit per list).
+    /// Per table id: the lists that expanded it (a bit per list). The priority list
+    /// expands a position once for itself, even after the home list did (its children
+    /// are then queued in the priority list as stored already); the home list once in
+    /// all (a child of the priority list's expansion is queued in both).
     expanded: Vec<u8>,
-    /// Per table id: the lists it is queued in, and its busy areas.
+    /// Per table id: the lists it is queued in (a bit per list), and its busy areas
+    /// (to queue it in the priority list later).
     queued: Vec<u8>,
     areas_of: Vec<u8>,
-    /// TEMPORARY knob: 0 every list takes every child; 1 the priority list only its own
-    /// expansions' children; 2 each list only its own.
-    pure: usize,
     /// The list the position being expanded came from.
     current: usize,
     /// Set by `consider`: the stored position a child is, if stored already.
     found: Option<u32>,
-    /// TEMPORARY knob (session 40): how many lists (1: the priority alone, main).
-    lists: usize,
-    /// TEMPORARY diagnostics: per table id, the list that expanded it (+1), and the
-    /// expansions per list.
-    pub by_list: Vec<u8>,
-    pub pops: [u64; 2],
     matcher: Matcher,
     occupancy: Vec<u8>,
     reach: Reach,
@@ -119,12 +114,8 @@ impl Backward {
             expanded: Vec::new(),
             queued: Vec::new(),
             areas_of: Vec::new(),
-            pure: knob("BOXLS_BW_PURE", 0),
-            current: 0,
+            current: PRIORITY,
             found: None,
-            lists: knob("BOXLS_BW_LIST", 2),
-            by_list: Vec::new(),
-            pops: [0; 2],
             matcher: Matcher::new(),
             occupancy: vec![EMPTY; board.len()],
             reach: Reach::new(board.len()),
@@ -184,65 +175,60 @@ impl Backward {
                 (0, 0),
                 bound as u16,
             );
-            self.queue(id, bound, 0, 1, 3);
+            self.queue(id, bound, 0, 1, (1 << PRIORITY) | (1 << HOME));
         }
     }
 
-    /// Queues stored position `id` in both lists: on the forward search's priority,
-    /// `5·bound + pulls` plus 10 per busy area beyond the player's (areas of the
-    /// reversed board: a start cell inside, or a box off its start beside it); and on
-    /// the boxes off their starting cells, then that priority.
-    fn queue(&mut self, id: u32, bound: u32, pulls: u32, areas: u32, mask: u8) {
-        let key = priority(WEIGHT * u64::from(bound) + u64::from(pulls), areas);
+    /// Queues stored position `id` in the lists of `lists` (a bit per list) it is not
+    /// in yet: the priority list on the forward search's priority, `5·bound + pulls`
+    /// plus 10 per busy area beyond the player's (areas of the reversed board: a start
+    /// cell inside, or a box off its start beside it); the home list on the boxes off
+    /// their starting cells, then that priority.
+    fn queue(&mut self, id: u32, bound: u32, pulls: u32, areas: u32, lists: u8) {
         let index = id as usize;
         if self.expanded.len() <= index {
             self.expanded.resize(index + 1, 0);
             self.queued.resize(index + 1, 0);
             self.areas_of.resize(index + 1, 0);
         }
-        let mask = mask & !self.queued[index];
-        self.queued[index] |= mask;
-        self.areas_of[index] = areas.min(255) as u8;
-        let boxes = self.table.boxes(id);
-        let home = boxes
-            .iter()
-            .filter(|&&b| self.reverse.goal[usize::from(b)])
-            .count();
-        let away = (boxes.len() - home) as u64;
+        let lists = lists & !self.queued[index];
+        self.queued[index] |= lists;
+        self.areas_of[index] = areas.min(u32::from(u8::MAX)) as u8;
+        let key = priority(WEIGHT * u64::from(bound) + u64::from(pulls), areas);
         let order = u32::MAX - id;
-        if mask & 1 != 0 {
-            self.open[0].push(Reverse((key, bound, order)));
+        if lists & (1 << PRIORITY) != 0 {
+            self.open[PRIORITY].push(Reverse((key, bound, order)));
         }
-        if self.lists > 1 && mask & 2 != 0 {
-            self.open[1].push(Reverse(((away << FIRST) | key, bound, order)));
+        if lists & (1 << HOME) != 0 {
+            let boxes = self.table.boxes(id);
+            let home = boxes
+                .iter()
+                .filter(|&&b| self.reverse.goal[usize::from(b)])
+                .count();
+            let away = (boxes.len() - home) as u64;
+            self.open[HOME].push(Reverse(((away << FIRST) | key, bound, order)));
         }
     }
 
-    /// The next position to expand: the best of the next list in turn not expanded
-    /// yet (an empty list passes its turn).
+    /// The next position to expand: the best of the next list in turn that list may
+    /// still expand (an empty list passes its turn).
     fn pop(&mut self) -> Option<u32> {
-        for _ in 0..self.lists {
+        for _ in 0..self.open.len() {
             self.turn += 1;
-            let which = self.turn % self.lists;
-            let list = &mut self.open[which];
-            while let Some(Reverse((_, _, order))) = list.pop() {
+            let which = self.turn % self.open.len();
+            // The priority list skips what it expanded itself; the home list what
+            // either did (the priority list's children are queued in it anyway).
+            let done = if which == PRIORITY {
+                1 << PRIORITY
+            } else {
+                0xff
+            };
+            while let Some(Reverse((_, _, order))) = self.open[which].pop() {
                 let id = u32::MAX - order;
-                // Shared lists: expanded once; own lists: once per list (the priority
-                // list's own search goes on through a position the other expanded).
-                let seen = match self.pure {
-                    0 => 0xff,
-                    1 if which == 1 => 0xff,
-                    _ => 1 << which,
-                };
-                let e = &mut self.expanded[id as usize];
-                if *e & seen == 0 {
-                    *e |= 1 << which;
+                let expanded = &mut self.expanded[id as usize];
+                if *expanded & done == 0 {
+                    *expanded |= 1 << which;
                     self.current = which;
-                    if self.by_list.len() <= id as usize {
-                        self.by_list.resize(id as usize + 1, 0);
-                    }
-                    self.by_list[id as usize] = which as u8 + 1;
-                    self.pops[which] += 1;
                     return Some(id);
                 }
             }
@@ -250,100 +236,12 @@ impl Backward {
         None
     }
 
-    /// TEMPORARY diagnostics: the path from a root to `node`, one line per position
-    /// (pulls, bound, boxes off their starts, the list that expanded it).
-    pub fn diag(&self, node: u32) -> String {
-        let mut lines = Vec::new();
-        let mut id = node;
-        while id != NONE {
-            let boxes = self.table.boxes(id);
-            let away = boxes
-                .iter()
-                .filter(|&&b| !self.reverse.goal[usize::from(b)])
-                .count();
-            let list = self.by_list.get(id as usize).copied().unwrap_or(0);
-            lines.push(format!(
-                "  id {id} pulls {} bound {} away {away} list {list}",
-                self.table.pushes[id as usize], self.table.bound[id as usize]
-            ));
-            id = self.table.parent[id as usize];
-        }
-        lines.reverse();
-        lines.push(format!(
-            "  starts {:?} root {:?} ",
-            self.reverse.goals,
-            self.table.boxes(0)
-        ));
-        format!("pops {:?}\n{}", self.pops, lines.join("\n"))
-    }
-
-    /// TEMPORARY diagnostics: the path from a root to `node` as lines `hash region
-    /// boxes…`, root first.
-    pub fn path_lines(&self, node: u32) -> String {
-        let mut lines = Vec::new();
-        let mut id = node;
-        while id != NONE {
-            let boxes: Vec<String> = self.table.boxes(id).iter().map(|b| b.to_string()).collect();
-            lines.push(format!(
-                "{} {} {}",
-                self.table.hash[id as usize],
-                self.table.player[id as usize],
-                boxes.join(" ")
-            ));
-            id = self.table.parent[id as usize];
-        }
-        lines.reverse();
-        lines.join("\n")
-    }
-
-    /// TEMPORARY diagnostics: which positions of a dumped path this search holds.
-    pub fn check(&self, text: &str) -> String {
-        let mut out = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let v: Vec<u64> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
-            if v.len() < 2 {
-                continue;
-            }
-            let boxes: Vec<u16> = v[2..].iter().map(|&b| b as u16).collect();
-            let found = self.table.find(v[0], &boxes, v[1] as u16);
-            let tag = match found {
-                None => "-".to_string(),
-                Some(id) => {
-                    let e = self.expanded.get(id as usize).copied().unwrap_or(0) != 0;
-                    let l = self.by_list.get(id as usize).copied().unwrap_or(0);
-                    format!("{id}{}", if e { format!("e{l}") } else { String::new() })
-                }
-            };
-            out.push(format!("{i}:{tag}"));
-        }
-        let mut best_away = usize::MAX;
-        let mut hist = std::collections::BTreeMap::new();
-        for id in 0..self.table.len() {
-            if self.expanded.get(id).copied().unwrap_or(0) == 0 {
-                continue;
-            }
-            let away = self
-                .table
-                .boxes(id as u32)
-                .iter()
-                .filter(|&&b| !self.reverse.goal[usize::from(b)])
-                .count();
-            best_away = best_away.min(away);
-            *hist
-                .entry((away, self.by_list.get(id).copied().unwrap_or(0)))
-                .or_insert(0u64) += 1;
-        }
-        format!(
-            "pops {:?} best away {best_away} expanded by (away, list): {hist:?}\n{}",
-            self.pops,
-            out.join(" ")
-        )
-    }
-
     pub fn bytes(&self) -> usize {
         self.table.bytes()
             + self.open.iter().map(|h| h.capacity() * 16).sum::<usize>()
             + self.expanded.capacity()
+            + self.queued.capacity()
+            + self.areas_of.capacity()
     }
 
     pub fn len(&self) -> usize {
@@ -368,28 +266,35 @@ impl Backward {
         let base = zobrist.boxes(&boxes);
         let made = self.table.pushes[node as usize] + 1;
         let mut step = Step::Expanded;
+        // The lists this expansion's children go to: both from the priority list's,
+        // the home list alone from its own.
+        let lists: u8 = if self.current == PRIORITY {
+            (1 << PRIORITY) | (1 << HOME)
+        } else {
+            1 << HOME
+        };
         let pulls = std::mem::take(&mut self.pulls);
         for pull in &pulls {
             self.child.clear();
             self.child.extend_from_slice(&boxes);
             self.child[pull.index] = pull.to as u16;
             self.child.sort_unstable();
-            // The lists this expansion's children go to.
-            let mask: u8 = match (self.pure, self.current) {
-                (0, _) | (1, 0) => 3,
-                (_, which) => 1 << which,
-            };
             self.found = None;
             let Some((hash, region, bound, areas)) = self.consider(board, zobrist, base, pull)
             else {
-                // Stored already (by another list's expansion): queued in this one too.
-                if let Some(id) = self.found {
+                // Stored already, maybe from the home list alone: the priority list's
+                // own search goes on through it (with the pulls of its first path).
+                if let Some(id) = self.found.filter(|_| lists & (1 << PRIORITY) != 0) {
                     let i = id as usize;
-                    if self.pure != 0 && i < self.queued.len() && self.queued[i] & mask != mask {
+                    if self
+                        .queued
+                        .get(i)
+                        .is_some_and(|&q| q & (1 << PRIORITY) == 0)
+                    {
                         let bound = u32::from(self.table.bound[i]);
                         let pulls = self.table.pushes[i];
                         let areas = u32::from(self.areas_of[i]);
-                        self.queue(id, bound, pulls, areas, mask);
+                        self.queue(id, bound, pulls, areas, lists);
                     }
                 }
                 continue;
@@ -410,7 +315,7 @@ impl Backward {
                 };
                 break;
             }
-            self.queue(id, bound, made, areas, mask);
+            self.queue(id, bound, made, areas, lists);
         }
         self.place(&boxes, EMPTY);
         self.parent = boxes;

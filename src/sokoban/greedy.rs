@@ -4,8 +4,9 @@
 //! goal-room macros and tunnel macros. Those keep some solution but may drop positions
 //! that are not lost, so only the complete search (provably lost positions pruned,
 //! nothing else) running out of positions proves the level unsolvable. Beside it the
-//! backward search (`backward.rs`) pulls boxes from the solved position, one expansion
-//! each in turn; a position both have stored joins their paths into a solution.
+//! backward search (`backward.rs`) pulls boxes from the solved position, two expansions
+//! (one from each of its lists) per forward one; a position both have stored joins
+//! their paths into a solution.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -49,6 +50,10 @@ pub(super) fn priority(weighted: u64, areas: u32) -> u64 {
 fn tie(bound: u32, areas: u32) -> u32 {
     (areas.min(0xffff) << 16) | bound.min(0xffff)
 }
+
+/// Backward expansions per forward one: one from each of the backward search's two
+/// lists, so its priority list keeps the share it had alone (session 40).
+const BACKWARD_STEPS: usize = 2;
 
 /// The heap's last key: among equal priorities and bounds the newest position comes
 /// first (a dive on ties, instead of the oldest first).
@@ -124,22 +129,11 @@ fn best_first(
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
     let mut plans = corrals.then(|| Plans::new(board, boxes));
-    // Pulls from the solved position, one expansion per forward one, until the two
-    // searches store the same position.
+    // Pulls from the solved position, [`BACKWARD_STEPS`] expansions per forward one,
+    // until the two searches store the same position.
     let mut backward = Backward::new(board, &zobrist, boxes);
-    // TEMPORARY (session 40 measurements): a cap on the positions both searches store,
-    // and the backward expansions per forward one.
-    let cap = super::backward::knob("BOXLS_SOKOBAN_CAP", usize::MAX);
-    let steps = super::backward::knob("BOXLS_BW_STEPS", 1);
     while let Some(node) = open.pop() {
         expanded += 1;
-        if stored(&table, backward.as_ref()) as usize > cap {
-            if let (Ok(path), Some(back)) = (std::env::var("BOXLS_CHECK"), &backward) {
-                let text = std::fs::read_to_string(path).unwrap_or_default();
-                eprintln!("{}", back.check(&text));
-            }
-            return Greedy::Stopped(Unknown::Time);
-        }
         let progress = Progress {
             positions: stored(&table, backward.as_ref()),
             lower_bound: bound,
@@ -178,7 +172,7 @@ fn best_first(
             (Some(id), _) => Some((id, met)),
             (None, Some(back)) => {
                 let mut joined = None;
-                for _ in 0..steps {
+                for _ in 0..BACKWARD_STEPS {
                     match back.step(board, &zobrist, &table) {
                         Step::Expanded => {}
                         Step::Meet { forward, backward } => {
@@ -199,20 +193,6 @@ fn best_first(
             (None, None) => None,
         };
         if let Some((id, met)) = joined {
-            if std::env::var("BOXLS_DIAG").is_ok() {
-                eprintln!(
-                    "meet: forward {} backward {} forward expanded {expanded} forward pushes {} at the meeting",
-                    table.len(),
-                    backward.as_ref().map_or(0, Backward::len),
-                    table.pushes[id as usize]
-                );
-                if let (Some(node), Some(back)) = (met, &backward) {
-                    eprintln!("{}", back.diag(node));
-                    if let Ok(path) = std::env::var("BOXLS_DUMP") {
-                        let _ = std::fs::write(path, back.path_lines(node));
-                    }
-                }
-            }
             // The positions to the first solution, exact (not rounded to a report).
             on_event(Event::Progress(Progress {
                 positions: stored(&table, backward.as_ref()),
