@@ -37,6 +37,15 @@ pub struct Backward {
     /// Scratch of the busy-area counts, over the floor's cells.
     areas: Reach,
     floor_cells: Vec<usize>,
+    /// Per free cell the player cannot reach in the position being expanded, its
+    /// area's index in `area_busy` (other cells hold stale values).
+    area_of: Vec<u32>,
+    /// Per area of the position being expanded, whether it holds work.
+    area_busy: Vec<bool>,
+    /// How many of them do.
+    busy_unreached: u32,
+    /// Scratch: the cells a pull may have joined to or cut from an area.
+    around: Vec<usize>,
 }
 
 /// What one backward expansion came to.
@@ -84,6 +93,10 @@ impl Backward {
             child: Vec::new(),
             areas: Reach::new(board.len()),
             floor_cells: (0..board.len()).filter(|&c| board.floor[c]).collect(),
+            area_of: vec![0; board.len()],
+            area_busy: Vec::new(),
+            busy_unreached: 0,
+            around: Vec::new(),
             reverse,
         };
         search.add_roots(board, zobrist);
@@ -167,6 +180,16 @@ impl Backward {
         let at = usize::from(self.table.player[node as usize]);
         self.place(&boxes, BOX);
         self.reach.explore(board, &self.occupancy, at);
+        // The parent's unreached areas, labelled once: each pull changes only those
+        // next to the cells it frees or fills (see `Backward::busy_after_pull`).
+        self.busy_unreached = self.areas.label_busy_areas(
+            &self.reverse,
+            &self.occupancy,
+            &self.floor_cells,
+            &self.reach,
+            &mut self.area_of,
+            &mut self.area_busy,
+        );
         self.list_pulls(board, &boxes);
         self.matcher
             .prepare(&self.reverse, Distances::of(&self.reverse), &boxes);
@@ -237,14 +260,56 @@ impl Backward {
             })
             .flatten();
         let areas = bound.map(|_| {
-            let cells = &self.floor_cells;
-            1 + self
-                .areas
-                .busy_areas(&self.reverse, &self.occupancy, cells, &self.after)
+            let areas = 1 + self.busy_after_pull(board, pull);
+            debug_assert_eq!(areas, {
+                let cells = &self.floor_cells;
+                1 + self
+                    .areas
+                    .busy_areas(&self.reverse, &self.occupancy, cells, &self.after)
+            });
+            areas
         });
         self.occupancy[pull.to] = EMPTY;
         self.occupancy[pull.from] = BOX;
         Some((hash, region, bound?, areas?))
+    }
+
+    /// The busy areas the player cannot reach after `pull` (the child on the board,
+    /// `after` explored from the player), from the parent's labelled areas (`reach`,
+    /// `area_of`, `area_busy`). The pull frees `from` and fills `to`, a cell of the
+    /// parent's region: an unreached area of the parent not next to `from` keeps its
+    /// cells and its border (`to` borders none), so it stands as it was; every other
+    /// unreached cell of the child lies in `from`, a parent area next to it, or a piece
+    /// of the parent's region cut off at `to`, so the areas it forms are flooded from
+    /// `from` and the free neighbours of `from` and `to`. The same count as flooding
+    /// every area, for the cost of a few cells' look.
+    fn busy_after_pull(&mut self, board: &Board, pull: &Pull) -> u32 {
+        let free = |c: usize| board.floor[c] && self.occupancy[c] == EMPTY;
+        let mut count = self.busy_unreached;
+        let mut gone = [u32::MAX; 4];
+        self.around.clear();
+        self.around.push(pull.from);
+        for d in 0..4 {
+            let c = board.step(pull.from, d);
+            if c != pull.to && free(c) && !self.reach.reached(c) {
+                let area = self.area_of[c];
+                if !gone.contains(&area) {
+                    gone[d] = area;
+                    count -= u32::from(self.area_busy[area as usize]);
+                }
+            }
+            if free(c) {
+                self.around.push(c);
+            }
+            let c = board.step(pull.to, d);
+            if free(c) {
+                self.around.push(c);
+            }
+        }
+        count
+            + self
+                .areas
+                .busy_areas(&self.reverse, &self.occupancy, &self.around, &self.after)
     }
 
     /// The node holding exactly this position, if the backward search stored it.

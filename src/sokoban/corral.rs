@@ -510,7 +510,11 @@ impl Corrals {
                 self.stack.extend_from_slice(boxes);
                 self.stack[start + index] = to as u16;
                 self.stack[start..].sort_unstable();
-                if self.matcher.bound(board, &self.stack[start..]).is_none() {
+                debug_assert_eq!(
+                    self.matcher.feasible(board, &self.stack[start..]),
+                    Matcher::new().bound(board, &self.stack[start..]).is_some()
+                );
+                if !self.matcher.feasible(board, &self.stack[start..]) {
                     self.stack.truncate(start);
                     continue;
                 }
