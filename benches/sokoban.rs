@@ -292,10 +292,10 @@ fn compare(name: &str, levels: &[Puzzle], mode: Mode, limit: Duration, with_peer
         let a = ours(puzzle, mode, limit);
         mine.add(&a);
         let mut line = format!(
-            "  {name} {mode:?} level {}: boxls {} ({} positions, cpu {:.2}s)",
+            "  {name} {mode:?} level {}: boxls {} ({}k positions, cpu {:.2}s)",
             index + 1,
             a.solved_in.map_or("-".to_string(), |t| format!("{t:.2}s")),
-            a.positions,
+            a.positions / 1000,
             a.cpu
         );
         if with_peer {
