@@ -39,9 +39,6 @@ impl Budget<'_> {
         on_event: &mut dyn FnMut(Event<'_>),
     ) -> Option<Unknown> {
         let why = if expanded % POLL_EVERY == 0 {
-            if expanded >= expansion_cap() {
-                return Some(Unknown::Time);
-            }
             self.exceeded(bytes())
         } else {
             None
@@ -57,15 +54,3 @@ impl Budget<'_> {
 pub const POLL_EVERY: u64 = 256;
 /// Positions between two progress events.
 pub const REPORT_EVERY: u64 = 1 << 15;
-
-/// TEMPORARY (session 40 measurement): expansions per search before it stops, from
-/// `BOXLS_SOKOBAN_EXPANSIONS`.
-fn expansion_cap() -> u64 {
-    static CAP: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *CAP.get_or_init(|| {
-        std::env::var("BOXLS_SOKOBAN_EXPANSIONS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(u64::MAX)
-    })
-}
