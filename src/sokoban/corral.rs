@@ -17,7 +17,8 @@
 //! the other unreachable areas next to its barrier (more boxes kept, so more often lost;
 //! only getting into the first area counts); in the fast search, then widened by the
 //! boxes next to the barrier's boxes (what may hold them in place). Results are cached
-//! by the barrier, the player's region and the area.
+//! by the barrier, the player's region and the area, and by the barrier, the player's
+//! cell and the area (asked first: no flood of the region on a hit).
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
