@@ -72,6 +72,20 @@ pub struct Backward {
     /// Scratch of the busy-area counts, over the floor's cells.
     areas: Reach,
     floor_cells: Vec<usize>,
+    /// Per free cell the player cannot reach in the position being expanded, its
+    /// area's index in `area_busy` (other cells hold stale values).
+    area_of: Vec<u32>,
+    /// Per area of the position being expanded, whether it holds work.
+    area_busy: Vec<bool>,
+    /// How many of them do.
+    busy_unreached: u32,
+    /// Whether `area_of`, `area_busy` and `busy_unreached` describe the position being
+    /// expanded (labelled on the first pull that needs them).
+    labelled: bool,
+    /// The smallest cell of the player's region in the position being expanded.
+    smallest: usize,
+    /// Scratch: the cells a pull may have joined to or cut from an area.
+    around: Vec<usize>,
 }
 
 /// What one backward expansion came to.
@@ -125,6 +139,12 @@ impl Backward {
             child: Vec::new(),
             areas: Reach::new(board.len()),
             floor_cells: (0..board.len()).filter(|&c| board.floor[c]).collect(),
+            area_of: vec![0; board.len()],
+            area_busy: Vec::new(),
+            busy_unreached: 0,
+            labelled: false,
+            smallest: 0,
+            around: Vec::new(),
             reverse,
         };
         search.add_roots(board, zobrist);
@@ -259,7 +279,8 @@ impl Backward {
         boxes.extend_from_slice(self.table.boxes(node));
         let at = usize::from(self.table.player[node as usize]);
         self.place(&boxes, BOX);
-        self.reach.explore(board, &self.occupancy, at);
+        self.smallest = self.reach.explore(board, &self.occupancy, at);
+        self.labelled = false;
         self.list_pulls(board, &boxes);
         self.matcher
             .prepare(&self.reverse, Distances::of(&self.reverse), &boxes);
@@ -336,7 +357,16 @@ impl Backward {
         self.occupancy[pull.from] = EMPTY;
         self.occupancy[pull.to] = BOX;
         let player = board.step(pull.to, pull.dir);
-        let region = self.after.explore(board, &self.occupancy, player) as u16;
+        // Most pulls change the player's region only next to the pulled box: then
+        // neither the region nor the unreached areas need a flood.
+        let local = self.region_after_pull(board, pull);
+        debug_assert!(
+            local.is_none_or(|cell| cell == self.after.explore(board, &self.occupancy, player))
+        );
+        let region = match local {
+            Some(cell) => cell,
+            None => self.after.explore(board, &self.occupancy, player),
+        } as u16;
         let hash = base
             ^ zobrist.boxes(&[pull.from as u16, pull.to as u16])
             ^ zobrist.player_at(usize::from(region));
@@ -354,14 +384,117 @@ impl Backward {
             })
             .flatten();
         let areas = bound.map(|_| {
-            let cells = &self.floor_cells;
-            1 + self
-                .areas
-                .busy_areas(&self.reverse, &self.occupancy, cells, &self.after)
+            let areas = 1 + match local {
+                Some(_) => self.busy_unreached_of_parent(pull),
+                None => self.busy_after_pull(board, pull),
+            };
+            debug_assert_eq!(areas, {
+                self.after.explore(board, &self.occupancy, player);
+                let cells = &self.floor_cells;
+                1 + self
+                    .areas
+                    .busy_areas(&self.reverse, &self.occupancy, cells, &self.after)
+            });
+            areas
         });
         self.occupancy[pull.to] = EMPTY;
         self.occupancy[pull.from] = BOX;
         Some((hash, region, bound?, areas?))
+    }
+
+    /// The busy areas the player cannot reach after `pull` (the child on the board,
+    /// `after` explored from the player), from the parent's labelled areas (`reach`,
+    /// `area_of`, `area_busy`). The pull frees `from` and fills `to`, a cell of the
+    /// parent's region: an unreached area of the parent not next to `from` keeps its
+    /// cells and its border (`to` borders none), so it stands as it was; every other
+    /// unreached cell of the child lies in `from`, a parent area next to it, or a piece
+    /// of the parent's region cut off at `to`, so the areas it forms are flooded from
+    /// `from` and the free neighbours of `from` and `to`. The same count as flooding
+    /// every area, for the cost of a few cells' look.
+    fn busy_after_pull(&mut self, board: &Board, pull: &Pull) -> u32 {
+        self.busy_unreached_of_parent(pull);
+        let free = |c: usize| board.floor[c] && self.occupancy[c] == EMPTY;
+        let mut count = self.busy_unreached;
+        let mut gone = [u32::MAX; 4];
+        self.around.clear();
+        self.around.push(pull.from);
+        for d in 0..4 {
+            let c = board.step(pull.from, d);
+            if c != pull.to && free(c) && !self.reach.reached(c) {
+                let area = self.area_of[c];
+                if !gone.contains(&area) {
+                    gone[d] = area;
+                    count -= u32::from(self.area_busy[area as usize]);
+                }
+            }
+            if free(c) {
+                self.around.push(c);
+            }
+            let c = board.step(pull.to, d);
+            if free(c) {
+                self.around.push(c);
+            }
+        }
+        count
+            + self
+                .areas
+                .busy_areas(&self.reverse, &self.occupancy, &self.around, &self.after)
+    }
+
+    /// The parent's busy unreached areas (the child of `pull` on the board), labelled
+    /// on the first call of an expansion: the parent put back for it.
+    fn busy_unreached_of_parent(&mut self, pull: &Pull) -> u32 {
+        if !self.labelled {
+            self.occupancy[pull.to] = EMPTY;
+            self.occupancy[pull.from] = BOX;
+            self.busy_unreached = self.areas.label_busy_areas(
+                &self.reverse,
+                &self.occupancy,
+                &self.floor_cells,
+                &self.reach,
+                &mut self.area_of,
+                &mut self.area_busy,
+            );
+            self.occupancy[pull.from] = EMPTY;
+            self.occupancy[pull.to] = BOX;
+            self.labelled = true;
+        }
+        self.busy_unreached
+    }
+
+    /// The child's normalised player cell from the parent's region (`reach`), when
+    /// `pull` (the child on the board) changes that region only locally; `None` when
+    /// that is not sure (the caller floods). The freed cell `from` must border no
+    /// unreached area of the parent (else that area may join the region), and the free
+    /// cells round `to` (now a box; `from` among them) must form one group joined
+    /// through free corners (else `to` may cut the region in two), and `to` must not be
+    /// the region's smallest cell. Then the region is the parent's less `to`, plus
+    /// `from`, and no unreached area changes (none borders `from`, and `to` borders
+    /// none): the parent's busy areas stand.
+    fn region_after_pull(&self, board: &Board, pull: &Pull) -> Option<usize> {
+        let free = |c: usize| board.floor[c] && self.occupancy[c] == EMPTY;
+        for d in 0..4 {
+            let c = board.step(pull.from, d);
+            if c != pull.to && free(c) && !self.reach.reached(c) {
+                return None;
+            }
+        }
+        if pull.to == self.smallest {
+            return None;
+        }
+        // The ring of `to`'s neighbours: up, right, down, left, and the corner after each.
+        let ring = [0usize, 3, 1, 2].map(|d| board.step(pull.to, d));
+        let mut breaks = 0;
+        for k in 0..4 {
+            if !free(ring[k]) {
+                continue;
+            }
+            let corner = board.step(ring[k], [3, 1, 2, 0][k]);
+            if !(free(ring[(k + 1) % 4]) && free(corner)) {
+                breaks += 1;
+            }
+        }
+        (breaks <= 1).then_some(self.smallest.min(pull.from))
     }
 
     /// The node holding exactly this position, if the backward search stored it.

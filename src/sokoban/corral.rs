@@ -17,7 +17,8 @@
 //! the other unreachable areas next to its barrier (more boxes kept, so more often lost;
 //! only getting into the first area counts); in the fast search, then widened by the
 //! boxes next to the barrier's boxes (what may hold them in place). Results are cached
-//! by the barrier, the player's region and the area.
+//! by the barrier, the player's region and the area, and by the barrier, the player's
+//! cell and the area (asked first: no flood of the region on a hit).
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -58,6 +59,10 @@ pub struct Corrals {
     zobrist: Zobrist,
     /// Per sub-problem (barrier, player region, area): whether it was proved lost.
     cache: HashMap<Key, bool, Keys>,
+    /// The same answers by the player's cell instead of its region (barrier, player
+    /// cell, area): asked first, it spares the flood of the sub-problem's region that
+    /// the cache's key needs (the cell determines the region as well).
+    by_cell: HashMap<Key, bool, Keys>,
     /// The sub-search's positions (boxes, player region) seen.
     seen: HashSet<Key, Keys>,
     /// Sub-search positions to expand: the boxes, then the player's cell.
@@ -182,6 +187,7 @@ impl Corrals {
             matcher: Matcher::new(),
             zobrist: Zobrist::new(board.len()),
             cache: HashMap::default(),
+            by_cell: HashMap::default(),
             seen: HashSet::default(),
             stack: Vec::new(),
             boxes: Vec::new(),
@@ -195,7 +201,7 @@ impl Corrals {
     /// control byte per bucket).
     pub fn bytes(&self) -> usize {
         let entry = std::mem::size_of::<(Key, bool)>() + 1;
-        self.cache.capacity() * entry + self.seen.capacity() * entry
+        (self.cache.capacity() + self.by_cell.capacity() + self.seen.capacity()) * entry
     }
 
     /// Whether a corral next to the box at `pushed` (in the fast search's test, next to
@@ -242,6 +248,7 @@ impl Corrals {
             // The numbers start again: no cached answer may keep an old one.
             self.fixed_ids.clear();
             self.cache.clear();
+            self.by_cell.clear();
         }
         let id = self.fixed_ids.len() as u16;
         self.fixed_ids.insert(fixed.to_vec(), id);
@@ -393,10 +400,44 @@ impl Corrals {
         }
     }
 
-    /// The sub-search on the barrier alone, cached; the occupancy is left empty.
+    /// The sub-search on the barrier alone, cached; the occupancy is left empty (or as
+    /// it was, when the answer is known by the player's cell).
     fn corral_lost(&mut self, board: &Board, boxes: &[u16], player: usize, fixed_id: u16) -> bool {
-        self.place(boxes, EMPTY);
         let barrier = std::mem::take(&mut self.barrier);
+        let area = self.cells[0];
+        let by_cell = Key::new(
+            self.zobrist.boxes(&barrier)
+                ^ self.zobrist.player_at(player).rotate_left(2)
+                ^ self.zobrist.player_at(area).rotate_left(1)
+                ^ u64::from(fixed_id).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            &barrier,
+            &[player as u16, area as u16, fixed_id],
+        );
+        if let Some(&lost) = by_cell.and_then(|k| self.by_cell.get(&k)) {
+            self.barrier = barrier;
+            return lost;
+        }
+        let lost = self.corral_lost_by_region(board, boxes, player, fixed_id, barrier);
+        if let Some(key) = by_cell {
+            if self.by_cell.len() >= MAX_CACHED {
+                self.by_cell.clear();
+            }
+            self.by_cell.insert(key, lost);
+        }
+        lost
+    }
+
+    /// [`Corrals::corral_lost`] by the cache keyed on the player's region (`barrier`
+    /// taken out of `self.barrier`, put back).
+    fn corral_lost_by_region(
+        &mut self,
+        board: &Board,
+        boxes: &[u16],
+        player: usize,
+        fixed_id: u16,
+        barrier: Vec<u16>,
+    ) -> bool {
+        self.place(boxes, EMPTY);
         self.place(&barrier, BOX);
         let region = self.sub_reach.explore(board, &self.occupancy, player);
         let area = self.cells[0];
@@ -510,7 +551,11 @@ impl Corrals {
                 self.stack.extend_from_slice(boxes);
                 self.stack[start + index] = to as u16;
                 self.stack[start..].sort_unstable();
-                if self.matcher.bound(board, &self.stack[start..]).is_none() {
+                debug_assert_eq!(
+                    self.matcher.feasible(board, &self.stack[start..]),
+                    Matcher::new().bound(board, &self.stack[start..]).is_some()
+                );
+                if !self.matcher.feasible(board, &self.stack[start..]) {
                     self.stack.truncate(start);
                     continue;
                 }

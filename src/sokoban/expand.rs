@@ -474,7 +474,9 @@ impl Expander {
         let local = self.region_after(board, from, to, dir);
         let Some(cell) = local else {
             let cell = self.after.explore(board, &self.occupancy, from);
-            return (cell as u16, self.areas_around_after(board));
+            let areas = 1 + self.unreached_after_push(board, from, to);
+            debug_assert_eq!(areas, self.areas_around_after(board));
+            return (cell as u16, areas);
         };
         let areas = 1 + self.unreached_after_local_push(board, from, to);
         debug_assert!({
@@ -482,6 +484,48 @@ impl Expander {
             full == cell && self.areas_around_after(board) == areas
         });
         (cell as u16, areas)
+    }
+
+    /// The busy areas the player cannot reach after any push from `from` to `to` (the
+    /// child on the board, `after` explored from the player), from the parent's
+    /// labelled areas. An unreached area of the parent that holds neither cell nor
+    /// borders either keeps its cells and its border, so it stands as it was (its work
+    /// too); every other unreached cell of the child lies in such an area or in a
+    /// piece of the parent's region cut off at `to`, so the areas it forms are flooded
+    /// from the free neighbours of `from` and `to`. The same count as flooding every
+    /// area, without looking at the floor the push did not touch.
+    fn unreached_after_push(&mut self, board: &Board, from: usize, to: usize) -> u32 {
+        let mut count = self.busy_unreached;
+        let mut gone = [u32::MAX; 9];
+        let mut n = 0;
+        let mut forget = |area: u32, busy: &[bool]| {
+            if !gone[..n].contains(&area) {
+                gone[n] = area;
+                n += 1;
+                count -= u32::from(busy[area as usize]);
+            }
+        };
+        // `to` was free: it may have been (all of) an unreached area.
+        if !self.reach.reached(to) {
+            forget(self.area_of[to], &self.area_busy);
+        }
+        self.around.clear();
+        for cell in [from, to] {
+            for d in 0..4 {
+                let c = board.step(cell, d);
+                if c == from || c == to || !board.floor[c] || self.occupancy[c] != EMPTY {
+                    continue;
+                }
+                if !self.reach.reached(c) {
+                    forget(self.area_of[c], &self.area_busy);
+                }
+                self.around.push(c);
+            }
+        }
+        count
+            + self
+                .areas
+                .busy_areas(board, &self.occupancy, &self.around, &self.after)
     }
 
     /// The busy areas the player cannot reach after a push to `to` that changed its

@@ -290,6 +290,40 @@ impl Matcher {
         self.bound_on(board, Distances::of(board), boxes)
     }
 
+    /// Whether [`Matcher::bound`] of `boxes` is `Some`: every box has a goal of its own
+    /// at a finite push distance. Augmenting paths over the finite pairs only (Kuhn),
+    /// O(n·pairs) without the costs: what a test that needs no bound pays.
+    pub fn feasible(&mut self, board: &Board, boxes: &[u16]) -> bool {
+        let m = board.goals.len();
+        if boxes.len() > m {
+            return false;
+        }
+        // `owner[g]`: 1 + the index of the box on goal `g`, or 0; `way`: per goal, the
+        // box search that last visited it (1-based), so no array is cleared per box.
+        self.owner.clear();
+        self.owner.resize(m, 0);
+        self.way.clear();
+        self.way.resize(m, 0);
+        (0..boxes.len()).all(|i| self.augment(board, boxes, i, i + 1))
+    }
+
+    /// Finds goal room for box `i` along an augmenting path (visit stamp `stamp`).
+    fn augment(&mut self, board: &Board, boxes: &[u16], i: usize, stamp: usize) -> bool {
+        let row = Distances::of(board).row(board, usize::from(boxes[i]));
+        for (g, &d) in row.iter().enumerate() {
+            if d == FAR || self.way[g] == stamp {
+                continue;
+            }
+            self.way[g] = stamp;
+            let owner = self.owner[g];
+            if owner == 0 || self.augment(board, boxes, owner - 1, stamp) {
+                self.owner[g] = i + 1;
+                return true;
+            }
+        }
+        false
+    }
+
     /// [`Matcher::bound`] on the distances `dist`.
     pub fn bound_on(&mut self, board: &Board, dist: Distances<'_>, boxes: &[u16]) -> Option<u32> {
         // The cost rows are rebuilt: a prepared parent's no longer stand.

@@ -225,11 +225,8 @@ class Preview implements vscode.Disposable {
       }
       return;
     }
-    const key = `${document.uri.toString()}#${version}#${state.maze}`;
-    if (this.shown?.key === key && this.shown.panel === panel) {
-      // The board shown is this version's: the webview keeps it (and keeps playing).
-      void panel.webview.postMessage({ type: 'keep', seq, title });
-      void this.sendDifficulty(client, panel, { document, version, key, where });
+    const board = { document, version, key: `${document.uri.toString()}#${version}#${state.maze}`, where };
+    if (this.keepShown(client, panel, seq, title, board)) {
       return;
     }
     const fetched = await this.fetchReplay(client, panel, seq, document, version, where, title, 'maze');
@@ -241,10 +238,7 @@ class Preview implements vscode.Disposable {
       // Solved a moment ago, not now: the edit that changed it schedules a refresh.
       return;
     }
-    this.shown = { key, panel };
-    this.mapKey = undefined;
-    void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt, openedAt: this.openedAt });
-    void this.sendDifficulty(client, panel, { document, version, key, where });
+    this.showReplay(client, panel, seq, title, board, replay, answeredAt);
   }
 
   /**
@@ -322,16 +316,39 @@ class Preview implements vscode.Disposable {
     }
     const name = replay.title ? `Level ${replay.maze} “${replay.title}”` : `Level ${replay.maze}`;
     const title = `${file} — ${name} (${replay.rows}×${replay.cols})`;
-    const key = `${document.uri.toString()}#${version}#level${replay.maze}`;
-    if (this.shown?.key === key && this.shown.panel === panel) {
-      void panel.webview.postMessage({ type: 'keep', seq, title });
-      void this.sendDifficulty(client, panel, { document, version, key, where });
-      return;
+    const board = { document, version, key: `${document.uri.toString()}#${version}#level${replay.maze}`, where };
+    if (!this.keepShown(client, panel, seq, title, board)) {
+      this.showReplay(client, panel, seq, title, board, replay, answeredAt);
     }
-    this.shown = { key, panel };
+  }
+
+  /**
+   * When the page shows `board` already (this version's), it keeps it and keeps
+   * playing; only the title (and, with the layer on, the map) follow. False otherwise.
+   */
+  private keepShown(client: LanguageClient, panel: vscode.WebviewPanel, seq: number, title: string, board: Board): boolean {
+    if (this.shown?.key !== board.key || this.shown.panel !== panel) {
+      return false;
+    }
+    void panel.webview.postMessage({ type: 'keep', seq, title });
+    void this.sendDifficulty(client, panel, board);
+    return true;
+  }
+
+  /** Sends the page a new board to play (with when the panel opened and the server answered, for its timing report). */
+  private showReplay(
+    client: LanguageClient,
+    panel: vscode.WebviewPanel,
+    seq: number,
+    title: string,
+    board: Board,
+    replay: Replay,
+    answeredAt: number,
+  ): void {
+    this.shown = { key: board.key, panel };
     this.mapKey = undefined;
     void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt, openedAt: this.openedAt });
-    void this.sendDifficulty(client, panel, { document, version, key, where });
+    void this.sendDifficulty(client, panel, board);
   }
 
   /** With the layer on, sends the board's difficulty map once (per board shown). */
