@@ -33,6 +33,7 @@ use super::board::Board;
 use super::budget::Budget;
 use super::corral::Corrals;
 use super::expand::{Detail, Expander};
+use super::grow;
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 use super::{Event, Progress, Unknown};
@@ -158,6 +159,7 @@ pub fn search(
                     id
                 }
                 None => {
+                    grow::room(&mut fewest.of_node, 1);
                     fewest.of_node.push(region);
                     table.insert(
                         hash,
@@ -170,6 +172,7 @@ pub fn search(
                     )
                 }
             };
+            grow::room_in_heap(&mut open);
             open.push(Reverse((f.0, f.1, child.bound, id)));
         }
     }

@@ -21,6 +21,7 @@ use std::collections::BinaryHeap;
 use super::board::Board;
 use super::freeze::{BOX, EMPTY};
 use super::greedy::{priority, WEIGHT};
+use super::grow;
 use super::matching::{Distances, Matcher};
 use super::reach::Reach;
 use super::table::{Table, NONE};
@@ -207,9 +208,9 @@ impl Backward {
     fn queue(&mut self, id: u32, bound: u32, pulls: u32, areas: u32, lists: u8) {
         let index = id as usize;
         if self.expanded.len() <= index {
-            self.expanded.resize(index + 1, 0);
-            self.queued.resize(index + 1, 0);
-            self.areas_of.resize(index + 1, 0);
+            grow::resize(&mut self.expanded, index + 1, 0);
+            grow::resize(&mut self.queued, index + 1, 0);
+            grow::resize(&mut self.areas_of, index + 1, 0);
         }
         let lists = lists & !self.queued[index];
         self.queued[index] |= lists;
@@ -217,6 +218,7 @@ impl Backward {
         let key = priority(WEIGHT * u64::from(bound) + u64::from(pulls), areas);
         let order = u32::MAX - id;
         if lists & (1 << PRIORITY) != 0 {
+            grow::room_in_heap(&mut self.open[PRIORITY]);
             self.open[PRIORITY].push(Reverse((key, bound, order)));
         }
         if lists & (1 << HOME) != 0 {
@@ -226,6 +228,7 @@ impl Backward {
                 .filter(|&&b| self.reverse.goal[usize::from(b)])
                 .count();
             let away = (boxes.len() - home) as u64;
+            grow::room_in_heap(&mut self.open[HOME]);
             self.open[HOME].push(Reverse(((away << FIRST) | key, bound, order)));
         }
     }

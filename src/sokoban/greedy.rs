@@ -17,6 +17,7 @@ use super::budget::Budget;
 use super::corral::Corrals;
 use super::expand::{Child, Detail, Expander};
 use super::goalroom::{GoalRooms, Macro};
+use super::grow;
 use super::packing::Packing;
 use super::table::{Table, NONE};
 use super::tunnel::Tunnels;
@@ -258,7 +259,7 @@ impl Open {
         let order = newest_first(id);
         let index = id as usize;
         if self.expanded.len() <= index {
-            self.expanded.resize(index + 1, false);
+            grow::resize(&mut self.expanded, index + 1, false);
         }
         let unpacked = self.boxes.saturating_sub(self.packing.packed(boxes));
         let keys = [
@@ -267,6 +268,7 @@ impl Open {
             (u64::from(areas) << FIRST) | priority,
         ];
         for (list, key) in self.lists.iter_mut().zip(keys) {
+            grow::room_in_heap(list);
             list.push(Reverse((key, tie, order)));
         }
     }

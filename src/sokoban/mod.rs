@@ -19,6 +19,7 @@ mod expand;
 mod freeze;
 mod goalroom;
 mod greedy;
+mod grow;
 mod matching;
 mod packing;
 mod path;

@@ -3,6 +3,8 @@
 //! found again through an open-addressing index on its Zobrist hash. Equal hashes are
 //! compared in full, so two positions are never confused.
 
+use super::grow;
+
 /// No node: the empty index slot and the root's parent.
 pub const NONE: u32 = u32::MAX;
 
@@ -125,6 +127,14 @@ impl Table {
         bound: u16,
     ) -> u32 {
         let node = self.len() as u32;
+        grow::room(&mut self.boxes, boxes.len());
+        grow::room(&mut self.player, 1);
+        grow::room(&mut self.hash, 1);
+        grow::room(&mut self.parent, 1);
+        grow::room(&mut self.push, 1);
+        grow::room(&mut self.pushes, 1);
+        grow::room(&mut self.moves, 1);
+        grow::room(&mut self.bound, 1);
         self.boxes.extend_from_slice(boxes);
         self.player.push(player);
         self.hash.push(hash);
