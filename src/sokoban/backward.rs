@@ -23,7 +23,7 @@ use super::freeze::{BOX, EMPTY};
 use super::greedy::{priority, WEIGHT};
 use super::grow;
 use super::matching::{Distances, Matcher};
-use super::reach::Reach;
+use super::reach::{joined_around, Reach};
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 
@@ -485,19 +485,7 @@ impl Backward {
         if pull.to == self.smallest {
             return None;
         }
-        // The ring of `to`'s neighbours: up, right, down, left, and the corner after each.
-        let ring = [0usize, 3, 1, 2].map(|d| board.step(pull.to, d));
-        let mut breaks = 0;
-        for k in 0..4 {
-            if !free(ring[k]) {
-                continue;
-            }
-            let corner = board.step(ring[k], [3, 1, 2, 0][k]);
-            if !(free(ring[(k + 1) % 4]) && free(corner)) {
-                breaks += 1;
-            }
-        }
-        (breaks <= 1).then_some(self.smallest.min(pull.from))
+        joined_around(board, pull.to, free).then_some(self.smallest.min(pull.from))
     }
 
     /// The node holding exactly this position, if the backward search stored it.

@@ -6,7 +6,7 @@
 use super::board::Board;
 use super::freeze::{frozen, frozen_goals, BOX, EMPTY};
 use super::matching::{Distances, Matcher};
-use super::reach::Reach;
+use super::reach::{joined_around, Reach};
 use super::walled::{Walled, WalledTables};
 
 /// One legal, not provably lost, push.
@@ -422,24 +422,7 @@ impl Expander {
             if to == self.smallest {
                 return None;
             }
-            // The ring of `to`'s eight neighbours, in order: its free edge cells must form
-            // one group joined through free corners.
-            let ring = [0usize, 3, 1, 2].map(|d| board.step(to, d)); // up, right, down, left
-                                                                     // Breaks between consecutive free edge cells: none (all joined) or one (a chain).
-            let mut groups = 0;
-            for k in 0..4 {
-                let here = ring[k];
-                if !free(here) {
-                    continue;
-                }
-                let next = ring[(k + 1) % 4];
-                // The corner between `here` and `next`: step from `here` the way `next` lies from `to`.
-                let corner = board.step(here, [3, 1, 2, 0][k]);
-                if !(free(next) && free(corner)) {
-                    groups += 1;
-                }
-            }
-            if groups > 1 {
+            if !joined_around(board, to, free) {
                 return None;
             }
         }

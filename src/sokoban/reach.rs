@@ -182,3 +182,24 @@ impl Reach {
         dirs
     }
 }
+
+/// Whether the free cells round `cell` (`free` says which) form one group joined
+/// through free corners: then a box put on `cell` cuts no region in two. Its four
+/// edge neighbours are walked in ring order (up, right, down, left); a free one not
+/// joined to the next through a free corner ends a group, and at most one may.
+pub fn joined_around(board: &Board, cell: usize, free: impl Fn(usize) -> bool) -> bool {
+    let ring = [0usize, 3, 1, 2].map(|d| board.step(cell, d));
+    let mut breaks = 0;
+    for k in 0..4 {
+        if !free(ring[k]) {
+            continue;
+        }
+        // The corner between this neighbour and the next: a step from this one the way
+        // the next lies from `cell`.
+        let corner = board.step(ring[k], [3, 1, 2, 0][k]);
+        if !(free(ring[(k + 1) % 4]) && free(corner)) {
+            breaks += 1;
+        }
+    }
+    breaks <= 1
+}
