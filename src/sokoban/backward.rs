@@ -18,6 +18,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::areas::Areas;
 use super::board::Board;
 use super::freeze::{BOX, EMPTY};
 use super::greedy::{priority, WEIGHT};
@@ -70,23 +71,13 @@ pub struct Backward {
     parent: Vec<u16>,
     pulls: Vec<Pull>,
     child: Vec<u16>,
-    /// Scratch of the busy-area counts, over the floor's cells.
-    areas: Reach,
-    floor_cells: Vec<usize>,
-    /// Per free cell the player cannot reach in the position being expanded, its
-    /// area's index in `area_busy` (other cells hold stale values).
-    area_of: Vec<u32>,
-    /// Per area of the position being expanded, whether it holds work.
-    area_busy: Vec<bool>,
-    /// How many of them do.
-    busy_unreached: u32,
-    /// Whether `area_of`, `area_busy` and `busy_unreached` describe the position being
-    /// expanded (labelled on the first pull that needs them).
+    /// The unreached areas of the position being expanded, for its children's counts.
+    areas: Areas,
+    /// Whether `areas` labels the position being expanded (labelled on the first pull
+    /// that needs them).
     labelled: bool,
     /// The smallest cell of the player's region in the position being expanded.
     smallest: usize,
-    /// Scratch: the cells a pull may have joined to or cut from an area.
-    around: Vec<usize>,
 }
 
 /// What one backward expansion came to.
@@ -138,14 +129,9 @@ impl Backward {
             parent: Vec::new(),
             pulls: Vec::new(),
             child: Vec::new(),
-            areas: Reach::new(board.len()),
-            floor_cells: (0..board.len()).filter(|&c| board.floor[c]).collect(),
-            area_of: vec![0; board.len()],
-            area_busy: Vec::new(),
-            busy_unreached: 0,
+            areas: Areas::new(board),
             labelled: false,
             smallest: 0,
-            around: Vec::new(),
             reverse,
         };
         search.add_roots(board, zobrist);
@@ -387,16 +373,25 @@ impl Backward {
             })
             .flatten();
         let areas = bound.map(|_| {
+            self.label_parent(pull);
+            let (parent, after) = (&self.reach, &self.after);
             let areas = 1 + match local {
-                Some(_) => self.busy_unreached_of_parent(pull),
-                None => self.busy_after_pull(board, pull),
+                // `to` was in the region and `from` borders no unreached area.
+                Some(_) => self.areas.labelled(),
+                None => self.areas.after_move(
+                    &self.reverse,
+                    &self.occupancy,
+                    parent,
+                    after,
+                    pull.from,
+                    pull.to,
+                ),
             };
             debug_assert_eq!(areas, {
                 self.after.explore(board, &self.occupancy, player);
-                let cells = &self.floor_cells;
                 1 + self
                     .areas
-                    .busy_areas(&self.reverse, &self.occupancy, cells, &self.after)
+                    .count(&self.reverse, &self.occupancy, &self.after)
             });
             areas
         });
@@ -405,64 +400,20 @@ impl Backward {
         Some((hash, region, bound?, areas?))
     }
 
-    /// The busy areas the player cannot reach after `pull` (the child on the board,
-    /// `after` explored from the player), from the parent's labelled areas (`reach`,
-    /// `area_of`, `area_busy`). The pull frees `from` and fills `to`, a cell of the
-    /// parent's region: an unreached area of the parent not next to `from` keeps its
-    /// cells and its border (`to` borders none), so it stands as it was; every other
-    /// unreached cell of the child lies in `from`, a parent area next to it, or a piece
-    /// of the parent's region cut off at `to`, so the areas it forms are flooded from
-    /// `from` and the free neighbours of `from` and `to`. The same count as flooding
-    /// every area, for the cost of a few cells' look.
-    fn busy_after_pull(&mut self, board: &Board, pull: &Pull) -> u32 {
-        self.busy_unreached_of_parent(pull);
-        let free = |c: usize| board.floor[c] && self.occupancy[c] == EMPTY;
-        let mut count = self.busy_unreached;
-        let mut gone = [u32::MAX; 4];
-        self.around.clear();
-        self.around.push(pull.from);
-        for d in 0..4 {
-            let c = board.step(pull.from, d);
-            if c != pull.to && free(c) && !self.reach.reached(c) {
-                let area = self.area_of[c];
-                if !gone.contains(&area) {
-                    gone[d] = area;
-                    count -= u32::from(self.area_busy[area as usize]);
-                }
-            }
-            if free(c) {
-                self.around.push(c);
-            }
-            let c = board.step(pull.to, d);
-            if free(c) {
-                self.around.push(c);
-            }
+    /// Labels the parent's unreached areas in `areas` on the first call of an expansion
+    /// (one whose pulls all give stored or dead children needs no labels): the parent
+    /// put back for it, the child of `pull` on the board.
+    fn label_parent(&mut self, pull: &Pull) {
+        if self.labelled {
+            return;
         }
-        count
-            + self
-                .areas
-                .busy_areas(&self.reverse, &self.occupancy, &self.around, &self.after)
-    }
-
-    /// The parent's busy unreached areas (the child of `pull` on the board), labelled
-    /// on the first call of an expansion: the parent put back for it.
-    fn busy_unreached_of_parent(&mut self, pull: &Pull) -> u32 {
-        if !self.labelled {
-            self.occupancy[pull.to] = EMPTY;
-            self.occupancy[pull.from] = BOX;
-            self.busy_unreached = self.areas.label_busy_areas(
-                &self.reverse,
-                &self.occupancy,
-                &self.floor_cells,
-                &self.reach,
-                &mut self.area_of,
-                &mut self.area_busy,
-            );
-            self.occupancy[pull.from] = EMPTY;
-            self.occupancy[pull.to] = BOX;
-            self.labelled = true;
-        }
-        self.busy_unreached
+        self.occupancy[pull.to] = EMPTY;
+        self.occupancy[pull.from] = BOX;
+        self.areas
+            .label(&self.reverse, &self.occupancy, &self.reach);
+        self.occupancy[pull.from] = EMPTY;
+        self.occupancy[pull.to] = BOX;
+        self.labelled = true;
     }
 
     /// The child's normalised player cell from the parent's region (`reach`), when

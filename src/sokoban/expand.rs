@@ -3,6 +3,7 @@
 //! boxes cannot all be matched to goals; each child comes with its walking cost and
 //! its lower bound. For the fast search, optionally only one PI corral's pushes.
 
+use super::areas::Areas;
 use super::board::Board;
 use super::freeze::{frozen, frozen_goals, BOX, EMPTY};
 use super::matching::{Distances, Matcher};
@@ -46,20 +47,8 @@ pub struct Expander {
     /// The smallest cell of the player's region in the position being expanded.
     smallest: usize,
     corrals: Corrals,
-    /// Scratch of the busy-area counts.
-    areas: Reach,
-    floor_cells: Vec<usize>,
-    /// The free cells the player cannot reach in the position being expanded.
-    unreached: Vec<usize>,
-    /// Per unreached cell of the position being expanded, its area's index in
-    /// `area_busy` (other cells hold stale values).
-    area_of: Vec<u32>,
-    /// Per area of the position being expanded, whether it holds work.
-    area_busy: Vec<bool>,
-    /// How many of them do.
-    busy_unreached: u32,
-    /// Scratch: the free neighbours of a pushed box.
-    around: Vec<usize>,
+    /// The unreached areas of the position being expanded, for its children's counts.
+    areas: Areas,
     /// Push distances with the boxes frozen on goals as walls, per set of such boxes.
     walled: WalledTables,
     /// The matcher of children whose pushed box froze on a goal (a full solve on
@@ -101,13 +90,7 @@ impl Expander {
                 cells: Vec::new(),
                 boxes: Vec::new(),
             },
-            areas: Reach::new(board.len()),
-            floor_cells: (0..board.len()).filter(|&c| board.floor[c]).collect(),
-            unreached: Vec::new(),
-            area_of: vec![0; board.len()],
-            area_busy: Vec::new(),
-            busy_unreached: 0,
-            around: Vec::new(),
+            areas: Areas::new(board),
             walled: WalledTables::new(board),
             side: Matcher::new(),
             frozen_now: Vec::new(),
@@ -161,8 +144,7 @@ impl Expander {
     /// [`Expander::busy_areas`] of the position on the board, `after` explored from
     /// the player.
     fn areas_around_after(&mut self, board: &Board) -> u32 {
-        let (cells, player) = (&self.floor_cells, &self.after);
-        1 + self.areas.busy_areas(board, &self.occupancy, cells, player)
+        1 + self.areas.count(board, &self.occupancy, &self.after)
     }
 
     /// The normalised player cell of a position.
@@ -196,7 +178,9 @@ impl Expander {
         self.place(boxes, BOX);
         self.smallest = self.reach.explore(board, &self.occupancy, player);
         if detail == Detail::RegionAndAreas {
-            self.note_unreached(board);
+            // A push that changes the player's region only locally leaves the other
+            // areas as they are, but for the one the box enters.
+            self.areas.label(board, &self.occupancy, &self.reach);
         }
         // The boxes frozen on goals are walls for every child: their table.
         if !frozen_goals(board, &mut self.occupancy, boxes, &mut self.frozen_now) {
@@ -239,26 +223,6 @@ impl Expander {
         let pruned = corrals && self.pi_corral(board, boxes);
         self.place(boxes, EMPTY);
         pruned
-    }
-
-    /// Lists the free cells the player cannot reach (`reach` explored) and labels their
-    /// areas: a push that changes the player's region only locally leaves the other
-    /// areas as they are, but for the one the box enters.
-    fn note_unreached(&mut self, board: &Board) {
-        self.unreached.clear();
-        for &c in &self.floor_cells {
-            if self.occupancy[c] == EMPTY && !self.reach.reached(c) {
-                self.unreached.push(c);
-            }
-        }
-        self.busy_unreached = self.areas.label_busy_areas(
-            board,
-            &self.occupancy,
-            &self.unreached,
-            &self.reach,
-            &mut self.area_of,
-            &mut self.area_busy,
-        );
     }
 
     /// PI-corral pruning (Junghanns and Schaeffer). A corral is a connected area of
@@ -457,79 +421,21 @@ impl Expander {
         let local = self.region_after(board, from, to, dir);
         let Some(cell) = local else {
             let cell = self.after.explore(board, &self.occupancy, from);
-            let areas = 1 + self.unreached_after_push(board, from, to);
+            let (parent, after) = (&self.reach, &self.after);
+            let areas = 1 + self
+                .areas
+                .after_move(board, &self.occupancy, parent, after, from, to);
             debug_assert_eq!(areas, self.areas_around_after(board));
             return (cell as u16, areas);
         };
-        let areas = 1 + self.unreached_after_local_push(board, from, to);
+        let areas = 1 + self
+            .areas
+            .after_local_move(board, &self.occupancy, &self.reach, from, to);
         debug_assert!({
             let full = self.after.explore(board, &self.occupancy, from);
             full == cell && self.areas_around_after(board) == areas
         });
         (cell as u16, areas)
-    }
-
-    /// The busy areas the player cannot reach after any push from `from` to `to` (the
-    /// child on the board, `after` explored from the player), from the parent's
-    /// labelled areas. An unreached area of the parent that holds neither cell nor
-    /// borders either keeps its cells and its border, so it stands as it was (its work
-    /// too); every other unreached cell of the child lies in such an area or in a
-    /// piece of the parent's region cut off at `to`, so the areas it forms are flooded
-    /// from the free neighbours of `from` and `to`. The same count as flooding every
-    /// area, without looking at the floor the push did not touch.
-    fn unreached_after_push(&mut self, board: &Board, from: usize, to: usize) -> u32 {
-        let mut count = self.busy_unreached;
-        let mut gone = [u32::MAX; 9];
-        let mut n = 0;
-        let mut forget = |area: u32, busy: &[bool]| {
-            if !gone[..n].contains(&area) {
-                gone[n] = area;
-                n += 1;
-                count -= u32::from(busy[area as usize]);
-            }
-        };
-        // `to` was free: it may have been (all of) an unreached area.
-        if !self.reach.reached(to) {
-            forget(self.area_of[to], &self.area_busy);
-        }
-        self.around.clear();
-        for cell in [from, to] {
-            for d in 0..4 {
-                let c = board.step(cell, d);
-                if c == from || c == to || !board.floor[c] || self.occupancy[c] != EMPTY {
-                    continue;
-                }
-                if !self.reach.reached(c) {
-                    forget(self.area_of[c], &self.area_busy);
-                }
-                self.around.push(c);
-            }
-        }
-        count
-            + self
-                .areas
-                .busy_areas(board, &self.occupancy, &self.around, &self.after)
-    }
-
-    /// The busy areas the player cannot reach after a push to `to` that changed its
-    /// region only locally (the child on the board; `from`, the box's old cell, joined
-    /// the player's region).
-    fn unreached_after_local_push(&mut self, board: &Board, from: usize, to: usize) -> u32 {
-        if self.reach.reached(to) {
-            return self.busy_unreached;
-        }
-        let entered = usize::from(self.area_busy[self.area_of[to] as usize]);
-        self.around.clear();
-        for dir in 0..4 {
-            let cell = board.step(to, dir);
-            if board.floor[cell] && cell != from {
-                self.around.push(cell);
-            }
-        }
-        let pieces = self
-            .areas
-            .busy_areas(board, &self.occupancy, &self.around, &self.reach);
-        self.busy_unreached - entered as u32 + pieces
     }
 
     /// Adds the child of the push `from` → `to` (direction `dir`) of box `index`,

@@ -6,10 +6,12 @@
 //! The parts: `board` (fixed context: floor, dead squares, push distances),
 //! `matching` (lower bound), `freeze` (deadlocks), `walled` (push distances with the
 //! boxes frozen on goals as walls), `goalroom` (goal macros), `tunnel`
-//! (tunnel macros), `reach` (player walks), `expand` (successors), `table` + `zobrist`
-//! (transposition table), `greedy` (fast search), `backward` (its pulls from the solved
-//! position, met halfway), `astar` (exact search), `path` (LURD), `replay`.
+//! (tunnel macros), `reach` (player walks), `expand` (successors), `areas` (their
+//! busy areas from the parent's), `table` + `zobrist` (transposition table), `greedy`
+//! (fast search), `backward` (its pulls from the solved position, met halfway),
+//! `astar` (exact search), `path` (LURD), `replay`.
 
+mod areas;
 mod astar;
 mod backward;
 mod board;
