@@ -13,6 +13,7 @@
 //!   reported, found from a maximum matching).
 
 use super::board::Position;
+use crate::sokoban::Kuhn;
 
 /// What [`find_deadlocks`] found; empty when the position may be solvable.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -192,15 +193,16 @@ fn hall_violation(
         .iter()
         .map(|&cell| (0..goals.len()).filter(|&g| reach[g][cell]).collect())
         .collect();
-    let mut goal_of_box: Vec<Option<usize>> = vec![None; boxes.len()];
-    let mut box_of_goal: Vec<Option<usize>> = vec![None; goals.len()];
+    let mut matching = Kuhn::default();
+    matching.clear(goals.len());
+    let goals_of = |b: usize| edges[b].iter().copied();
+    let mut unmatched = Vec::new();
     for b in 0..boxes.len() {
-        let mut visited = vec![false; goals.len()];
-        augment(b, &edges, &mut visited, &mut goal_of_box, &mut box_of_goal);
+        // A box left out when it is added stays out: the matching is maximum at the end.
+        if !matching.add(b, &goals_of) {
+            unmatched.push(b);
+        }
     }
-    let unmatched: Vec<usize> = (0..boxes.len())
-        .filter(|&b| goal_of_box[b].is_none())
-        .collect();
     if unmatched.is_empty() {
         return None;
     }
@@ -218,7 +220,7 @@ fn hall_violation(
                 continue;
             }
             goal_seen[g] = true;
-            if let Some(owner) = box_of_goal[g] {
+            if let Some(owner) = matching.owner(g) {
                 if !in_set[owner] {
                     in_set[owner] = true;
                     stack.push(owner);
@@ -232,32 +234,6 @@ fn hall_violation(
         .collect();
     set.sort_unstable();
     Some((set, goal_seen.iter().filter(|&&seen| seen).count()))
-}
-
-/// Kuhn's augmenting path from box `b`.
-fn augment(
-    b: usize,
-    edges: &[Vec<usize>],
-    visited: &mut [bool],
-    goal_of_box: &mut [Option<usize>],
-    box_of_goal: &mut [Option<usize>],
-) -> bool {
-    for &g in &edges[b] {
-        if visited[g] {
-            continue;
-        }
-        visited[g] = true;
-        let free = match box_of_goal[g] {
-            None => true,
-            Some(owner) => augment(owner, edges, visited, goal_of_box, box_of_goal),
-        };
-        if free {
-            goal_of_box[b] = Some(g);
-            box_of_goal[g] = Some(b);
-            return true;
-        }
-    }
-    false
 }
 
 #[cfg(test)]

@@ -14,6 +14,9 @@
 //! Most pushes do not even need the phase: when the moved box's goal stays the cheapest
 //! for it against the column potentials, the old assignment is still optimal
 //! ([`Matcher::keep_goal`]), and the bound is the parent's with that one cost changed.
+//!
+//! Tests that only ask whether every box can have a goal of its own take Kuhn's
+//! augmenting paths instead, without costs ([`Kuhn`]; the level's deadlock check too).
 
 use super::board::{Board, FAR};
 
@@ -61,6 +64,8 @@ pub struct Matcher {
     remap: Vec<usize>,
     /// Scratch of the warm start: the rows of boxes that moved.
     moved: Vec<usize>,
+    /// [`Matcher::feasible`]'s matching.
+    kuhn: Kuhn,
 }
 
 struct Base {
@@ -96,6 +101,7 @@ impl Matcher {
             base_ready: false,
             remap: Vec::new(),
             moved: Vec::new(),
+            kuhn: Kuhn::default(),
         }
     }
 
@@ -298,30 +304,15 @@ impl Matcher {
         if boxes.len() > m {
             return false;
         }
-        // `owner[g]`: 1 + the index of the box on goal `g`, or 0; `way`: per goal, the
-        // box search that last visited it (1-based), so no array is cleared per box.
-        self.owner.clear();
-        self.owner.resize(m, 0);
-        self.way.clear();
-        self.way.resize(m, 0);
-        (0..boxes.len()).all(|i| self.augment(board, boxes, i, i + 1))
-    }
-
-    /// Finds goal room for box `i` along an augmenting path (visit stamp `stamp`).
-    fn augment(&mut self, board: &Board, boxes: &[u16], i: usize, stamp: usize) -> bool {
-        let row = Distances::of(board).row(board, usize::from(boxes[i]));
-        for (g, &d) in row.iter().enumerate() {
-            if d == FAR || self.way[g] == stamp {
-                continue;
-            }
-            self.way[g] = stamp;
-            let owner = self.owner[g];
-            if owner == 0 || self.augment(board, boxes, owner - 1, stamp) {
-                self.owner[g] = i + 1;
-                return true;
-            }
-        }
-        false
+        self.kuhn.clear(m);
+        let goals_of = |i: usize| {
+            let row = Distances::of(board).row(board, usize::from(boxes[i]));
+            row.iter()
+                .enumerate()
+                .filter(|&(_, &d)| d != FAR)
+                .map(|(g, _)| g)
+        };
+        (0..boxes.len()).all(|i| self.kuhn.add(i, &goals_of))
     }
 
     /// [`Matcher::bound`] on the distances `dist`.
@@ -419,5 +410,65 @@ impl Matcher {
             }
         }
         total
+    }
+}
+
+/// A maximum matching of rows (boxes) to columns (goals) without costs, grown a row at
+/// a time by Kuhn's augmenting paths: O(rows·pairs), what a test that only asks whether
+/// every row can have a column of its own pays.
+#[derive(Default)]
+pub struct Kuhn {
+    /// Per column, 1 + the row matched to it, or 0.
+    owner: Vec<usize>,
+    /// Per column, the path search that last visited it (numbered from 1 since the
+    /// last [`Kuhn::clear`]), so no array is cleared per row.
+    seen: Vec<usize>,
+    search: usize,
+}
+
+impl Kuhn {
+    /// Starts an empty matching over `columns` columns.
+    pub fn clear(&mut self, columns: usize) {
+        self.owner.clear();
+        self.owner.resize(columns, 0);
+        self.seen.clear();
+        self.seen.resize(columns, 0);
+        self.search = 0;
+    }
+
+    /// Matches `row` along an augmenting path, `columns_of(r)` being the columns row `r`
+    /// may take, tried in that order; whether one was found. The rows matched before
+    /// stay matched (maybe to other columns), so a row left out now stays out.
+    pub fn add<F, I>(&mut self, row: usize, columns_of: &F) -> bool
+    where
+        F: Fn(usize) -> I,
+        I: IntoIterator<Item = usize>,
+    {
+        self.search += 1;
+        self.augment(row, columns_of)
+    }
+
+    fn augment<F, I>(&mut self, row: usize, columns_of: &F) -> bool
+    where
+        F: Fn(usize) -> I,
+        I: IntoIterator<Item = usize>,
+    {
+        for col in columns_of(row) {
+            if self.seen[col] == self.search {
+                continue;
+            }
+            self.seen[col] = self.search;
+            let owner = self.owner[col];
+            if owner == 0 || self.augment(owner - 1, columns_of) {
+                self.owner[col] = row + 1;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The row matched to column `col`, if any.
+    pub fn owner(&self, col: usize) -> Option<usize> {
+        self.owner[col].checked_sub(1)
     }
 }
