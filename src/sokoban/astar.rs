@@ -33,7 +33,7 @@ use super::board::Board;
 use super::budget::Budget;
 use super::corral::Corrals;
 use super::expand::{Detail, Expander};
-use super::grow;
+use super::grow::{self, Column};
 use super::table::{Table, NONE};
 use super::zobrist::Zobrist;
 use super::{Event, Progress, Unknown};
@@ -159,7 +159,6 @@ pub fn search(
                     id
                 }
                 None => {
-                    grow::room(&mut fewest.of_node, 1);
                     fewest.of_node.push(region);
                     table.insert(
                         hash,
@@ -186,19 +185,19 @@ struct Fewest {
     /// Keyed by the region's smallest cell; only `pushes` is used of the entries.
     regions: Table,
     /// Per node of the search's table, its entry in `regions`.
-    of_node: Vec<u32>,
+    of_node: Column<u32>,
 }
 
 impl Fewest {
     fn new(box_count: usize) -> Fewest {
         Fewest {
             regions: Table::new(box_count),
-            of_node: Vec::new(),
+            of_node: Column::new(),
         }
     }
 
     fn bytes(&self) -> usize {
-        self.regions.bytes() + self.of_node.capacity() * 4
+        self.regions.bytes() + self.of_node.bytes()
     }
 
     /// Records (`boxes`, `region`) reached with `pushes`: its entry, or `None` when it

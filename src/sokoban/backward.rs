@@ -22,7 +22,7 @@ use super::areas::Areas;
 use super::board::Board;
 use super::freeze::{BOX, EMPTY};
 use super::greedy::{priority, WEIGHT};
-use super::grow;
+use super::grow::{self, Column};
 use super::matching::{Distances, Matcher};
 use super::reach::{joined_around, Reach};
 use super::table::{Table, NONE};
@@ -54,11 +54,11 @@ pub struct Backward {
     /// expands a position once for itself, even after the home list did (its children
     /// are then queued in the priority list as stored already); the home list once in
     /// all (a child of the priority list's expansion is queued in both).
-    expanded: Vec<u8>,
+    expanded: Column<u8>,
     /// Per table id: the lists it is queued in (a bit per list), and its busy areas
     /// (to queue it in the priority list later).
-    queued: Vec<u8>,
-    areas_of: Vec<u8>,
+    queued: Column<u8>,
+    areas_of: Column<u8>,
     /// The list the position being expanded came from.
     current: usize,
     /// Set by `consider`: the stored position a child is, if stored already.
@@ -117,9 +117,9 @@ impl Backward {
             table: Table::new(boxes.len()),
             open: Default::default(),
             turn: 0,
-            expanded: Vec::new(),
-            queued: Vec::new(),
-            areas_of: Vec::new(),
+            expanded: Column::new(),
+            queued: Column::new(),
+            areas_of: Column::new(),
             current: PRIORITY,
             found: None,
             matcher: Matcher::new(),
@@ -194,9 +194,9 @@ impl Backward {
     fn queue(&mut self, id: u32, bound: u32, pulls: u32, areas: u32, lists: u8) {
         let index = id as usize;
         if self.expanded.len() <= index {
-            grow::resize(&mut self.expanded, index + 1, 0);
-            grow::resize(&mut self.queued, index + 1, 0);
-            grow::resize(&mut self.areas_of, index + 1, 0);
+            self.expanded.grow_to(index + 1, 0);
+            self.queued.grow_to(index + 1, 0);
+            self.areas_of.grow_to(index + 1, 0);
         }
         let lists = lists & !self.queued[index];
         self.queued[index] |= lists;
@@ -248,9 +248,9 @@ impl Backward {
     pub fn bytes(&self) -> usize {
         self.table.bytes()
             + self.open.iter().map(|h| h.capacity() * 16).sum::<usize>()
-            + self.expanded.capacity()
-            + self.queued.capacity()
-            + self.areas_of.capacity()
+            + self.expanded.bytes()
+            + self.queued.bytes()
+            + self.areas_of.bytes()
     }
 
     pub fn len(&self) -> usize {

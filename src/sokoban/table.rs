@@ -3,7 +3,7 @@
 //! found again through an open-addressing index on its Zobrist hash. Equal hashes are
 //! compared in full, so two positions are never confused.
 
-use super::grow;
+use super::grow::Column;
 
 /// No node: the empty index slot and the root's parent.
 pub const NONE: u32 = u32::MAX;
@@ -13,15 +13,15 @@ const HIDDEN: u16 = u16::MAX;
 
 pub struct Table {
     pub box_count: usize,
-    boxes: Vec<u16>,
-    pub player: Vec<u16>,
-    pub hash: Vec<u64>,
-    pub parent: Vec<u32>,
+    boxes: Column<u16>,
+    pub player: Column<u16>,
+    pub hash: Column<u64>,
+    pub parent: Column<u32>,
     /// The pushed box's cell before the push, and the direction.
-    pub push: Vec<(u16, u8)>,
-    pub pushes: Vec<u32>,
-    pub moves: Vec<u32>,
-    pub bound: Vec<u16>,
+    pub push: Column<(u16, u8)>,
+    pub pushes: Column<u32>,
+    pub moves: Column<u32>,
+    pub bound: Column<u16>,
     slots: Vec<u32>,
 }
 
@@ -29,14 +29,14 @@ impl Table {
     pub fn new(box_count: usize) -> Table {
         Table {
             box_count,
-            boxes: Vec::new(),
-            player: Vec::new(),
-            hash: Vec::new(),
-            parent: Vec::new(),
-            push: Vec::new(),
-            pushes: Vec::new(),
-            moves: Vec::new(),
-            bound: Vec::new(),
+            boxes: Column::new(),
+            player: Column::new(),
+            hash: Column::new(),
+            parent: Column::new(),
+            push: Column::new(),
+            pushes: Column::new(),
+            moves: Column::new(),
+            bound: Column::new(),
             slots: vec![NONE; 1024],
         }
     }
@@ -47,14 +47,14 @@ impl Table {
 
     /// Bytes held now (capacity, not length: what the allocator really gave out).
     pub fn bytes(&self) -> usize {
-        self.boxes.capacity() * 2
-            + self.player.capacity() * 2
-            + self.hash.capacity() * 8
-            + self.parent.capacity() * 4
-            + self.push.capacity() * 4
-            + self.pushes.capacity() * 4
-            + self.moves.capacity() * 4
-            + self.bound.capacity() * 2
+        self.boxes.bytes()
+            + self.player.bytes()
+            + self.hash.bytes()
+            + self.parent.bytes()
+            + self.push.bytes()
+            + self.pushes.bytes()
+            + self.moves.bytes()
+            + self.bound.bytes()
             + self.slots.capacity() * 4
     }
 
@@ -127,14 +127,6 @@ impl Table {
         bound: u16,
     ) -> u32 {
         let node = self.len() as u32;
-        grow::room(&mut self.boxes, boxes.len());
-        grow::room(&mut self.player, 1);
-        grow::room(&mut self.hash, 1);
-        grow::room(&mut self.parent, 1);
-        grow::room(&mut self.push, 1);
-        grow::room(&mut self.pushes, 1);
-        grow::room(&mut self.moves, 1);
-        grow::room(&mut self.bound, 1);
         self.boxes.extend_from_slice(boxes);
         self.player.push(player);
         self.hash.push(hash);
