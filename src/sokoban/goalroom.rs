@@ -123,7 +123,47 @@ impl GoalRooms {
             self.next[room] = Some(layer);
             let target = (room as u16, layer);
             for from in candidates {
-                if let Some(m) = self.push_to(board, boxes, player, from, target) {
+                if let Some(m) = self.push_to(board, boxes, player, from, target, Anywhere::No) {
+                    found.push(m);
+                }
+            }
+        }
+        for &b in boxes {
+            self.occupancy[usize::from(b)] = EMPTY;
+        }
+        found
+    }
+
+    /// FESS's packing advisor: for each room whose filled goals are its deeper layers and
+    /// part of the next, each of the `ready` boxes (off the goals, away from the
+    /// entrances) pushed, the other boxes fixed, along the fewest pushes anywhere on the
+    /// board to an empty goal of that layer. A goal macro starts only at an entrance, and
+    /// a box can reach one only after pushes that raise nothing the search ranks by; the
+    /// advice is a packing step in one child, beside the position's pushes (not a cut).
+    pub fn advice(
+        &mut self,
+        board: &Board,
+        boxes: &[u16],
+        player: usize,
+        ready: &[usize],
+    ) -> Vec<Macro> {
+        let mut found = Vec::new();
+        if self.rooms.is_empty() || ready.is_empty() {
+            return found;
+        }
+        for &b in boxes {
+            self.occupancy[usize::from(b)] = BOX;
+        }
+        for room in 0..self.rooms.len() {
+            let Some((layer, _)) = self.next_layer(board, boxes, room as u16) else {
+                continue;
+            };
+            let target = (room as u16, layer);
+            for &from in ready {
+                if board.goal[from] || self.entrance_room[from] != NO_ROOM {
+                    continue;
+                }
+                if let Some(m) = self.push_to(board, boxes, player, from, target, Anywhere::Yes) {
                     found.push(m);
                 }
             }
@@ -172,6 +212,7 @@ impl GoalRooms {
         player: usize,
         from: usize,
         (room, layer): (u16, u16),
+        anywhere: Anywhere,
     ) -> Option<Macro> {
         self.search.begin();
         self.search.queue.push(from * 4);
@@ -198,7 +239,7 @@ impl GoalRooms {
             self.occupancy[cell] = BOX;
             self.search.reach.explore(board, &self.occupancy, at);
             for dir in 0..4 {
-                let Some(to) = self.push_target(board, cell, dir, room) else {
+                let Some(to) = self.push_target(board, cell, dir, room, anywhere) else {
                     continue;
                 };
                 let next = to * 4 + dir;
@@ -216,10 +257,19 @@ impl GoalRooms {
     /// Where pushing the box at `cell` in `dir` takes it, if the player (last explored
     /// reach) can get behind it and the target is free, live and on the room or its
     /// entrances.
-    fn push_target(&self, board: &Board, cell: usize, dir: usize, room: u16) -> Option<usize> {
+    fn push_target(
+        &self,
+        board: &Board,
+        cell: usize,
+        dir: usize,
+        room: u16,
+        anywhere: Anywhere,
+    ) -> Option<usize> {
         let side = board.step(cell, dir ^ 1);
         let to = board.step(cell, dir);
-        let allowed = self.goal_room[to] == room || self.entrance_room[to] == room;
+        let allowed = anywhere == Anywhere::Yes
+            || self.goal_room[to] == room
+            || self.entrance_room[to] == room;
         let free = board.floor[to] && self.occupancy[to] == EMPTY && board.live[to];
         (self.search.reach.reached(side) && free && allowed).then_some(to)
     }
@@ -261,6 +311,13 @@ impl GoalRooms {
             player,
         })
     }
+}
+
+/// Where a macro's box may go: only on its room and the room's entrances, or anywhere.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Anywhere {
+    No,
+    Yes,
 }
 
 /// The first state of a push search (no state before it).
@@ -465,4 +522,31 @@ fn can_leave(
     }
     occupancy[start] = BOX;
     answer
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::board::testing::puzzle;
+
+    /// A goal column filled from the bottom; the box two cells from its entrance.
+    const COLUMN: [&str; 6] = [
+        "#######", "#.#####", "#.#####", "#.  $@#", "#     #", "#######",
+    ];
+
+    #[test]
+    fn the_advisor_pushes_a_ready_box_onto_the_next_goal() {
+        let (board, start) = Board::new(&puzzle(&COLUMN));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let mut rooms = GoalRooms::new(&board, &boxes);
+        // Not at an entrance: no goal macro.
+        assert!(rooms.macros(&board, &boxes, start.player).is_empty());
+        let ready = [start.boxes[0]];
+        let advice = rooms.advice(&board, &boxes, start.player, &ready);
+        assert_eq!(advice.len(), 1);
+        // Three pushes left into the column, two up to its top goal.
+        let m = &advice[0];
+        assert_eq!(m.pushes.len(), 5);
+        assert_eq!(m.boxes, [board.goals[0] as u16]);
+        assert!(rooms.advice(&board, &boxes, start.player, &[]).is_empty());
+    }
 }

@@ -124,7 +124,14 @@ fn best_first(
         return Greedy::Found(Vec::new());
     }
     let mut open = Open::new(board, boxes);
-    open.push(root, bound, 0, 1, boxes);
+    let start = Ranked {
+        bound,
+        pushes: 0,
+        areas: 1,
+        boxes,
+        player: region,
+    };
+    open.push(board, root, start);
     let mut expanded: u64 = 0;
     // Expand from the real player cell of the root; later nodes' regions are normalised,
     // and any cell of the region reaches the same pushes.
@@ -221,6 +228,9 @@ type Heap = BinaryHeap<Reverse<(u64, u32, u32)>>;
 /// priority (the bound is at most 2¹⁶ and the pushes fit in 32 bits).
 const FIRST: u32 = 40;
 
+/// Where a feature before that one sits.
+const SECOND: u32 = 48;
+
 /// The open lists (multi-heuristic best-first, Röger & Helmert 2010; the features are
 /// FESS's): every position is stored once and queued in three lists, popped in turn —
 /// the [`priority`]; the boxes not yet packed (see [`Packing`]) first, then the
@@ -251,9 +261,15 @@ impl Open {
         self.lists.iter().map(|h| h.capacity() * 16).sum::<usize>() + self.expanded.capacity()
     }
 
-    /// Queues stored position `id` (its bound, pushes so far, busy areas and boxes) in
-    /// every list.
-    fn push(&mut self, id: u32, bound: u32, pushes: u32, areas: u32, boxes: &[u16]) {
+    /// Queues stored position `id`, ranked by `position`, in every list.
+    fn push(&mut self, board: &Board, id: u32, position: Ranked<'_>) {
+        let Ranked {
+            bound,
+            pushes,
+            areas,
+            boxes,
+            player,
+        } = position;
         let priority = priority(WEIGHT * u64::from(bound) + u64::from(pushes), areas);
         let tie = tie(bound, areas);
         let order = newest_first(id);
@@ -261,10 +277,12 @@ impl Open {
         if self.expanded.len() <= index {
             grow::resize(&mut self.expanded, index + 1, false);
         }
-        let unpacked = self.boxes.saturating_sub(self.packing.packed(boxes));
+        let (packed, obstruction) = self.packing.ranked(board, boxes, player);
+        let unpacked = self.boxes.saturating_sub(packed);
+        let packing = (u64::from(unpacked) << SECOND) | (u64::from(obstruction.min(0xff)) << FIRST);
         let keys = [
             priority,
-            (u64::from(unpacked) << FIRST) | priority,
+            packing | priority,
             (u64::from(areas) << FIRST) | priority,
         ];
         for (list, key) in self.lists.iter_mut().zip(keys) {
@@ -275,18 +293,11 @@ impl Open {
 
     /// Queues a stored child as [`Open::push`] does; returns it instead when it is
     /// solved.
-    fn queue(
-        &mut self,
-        id: u32,
-        bound: u32,
-        pushes: u32,
-        areas: u32,
-        boxes: &[u16],
-    ) -> Option<u32> {
-        if bound == 0 {
+    fn queue(&mut self, board: &Board, id: u32, position: Ranked<'_>) -> Option<u32> {
+        if position.bound == 0 {
             return Some(id);
         }
-        self.push(id, bound, pushes, areas, boxes);
+        self.push(board, id, position);
         None
     }
 
@@ -305,6 +316,18 @@ impl Open {
         }
         None
     }
+}
+
+/// What the open lists rank a stored position by.
+struct Ranked<'a> {
+    bound: u32,
+    /// The pushes made to get there.
+    pushes: u32,
+    /// Its busy areas (see [`priority`]).
+    areas: u32,
+    boxes: &'a [u16],
+    /// A cell of the player's region.
+    player: usize,
 }
 
 /// The pruning pass's plans and tests; the complete search has none.
@@ -354,7 +377,13 @@ impl Plans {
             *pruned = true;
             return macros.iter().find_map(|m| frontier.add_macro(board, m));
         }
-        frontier.expand(board, position, at, Some(self), pruned)
+        let found = frontier.expand(board, position, at, Some(self), pruned);
+        if found.is_some() {
+            return found;
+        }
+        let ready = frontier.open.packing.ready(board, position, at);
+        let advice = self.rooms.advice(board, position, at, &ready);
+        advice.iter().find_map(|m| frontier.add_macro(board, m))
     }
 }
 
@@ -446,7 +475,14 @@ impl Frontier<'_> {
         if self.met.is_some() {
             return Some(id);
         }
-        self.open.queue(id, child.bound, pushes, child.areas, boxes)
+        let ranked = Ranked {
+            bound: child.bound,
+            pushes,
+            areas: child.areas,
+            boxes,
+            player: usize::from(child.region),
+        };
+        self.open.queue(board, id, ranked)
     }
 
     /// Stores the macro's last position as a child of the node (its earlier positions
@@ -483,6 +519,13 @@ impl Frontier<'_> {
             return Some(id);
         }
         let areas = self.expander.busy_areas(board, &m.boxes, m.player);
-        self.open.queue(id, bound, pushes, areas, &m.boxes)
+        let ranked = Ranked {
+            bound,
+            pushes,
+            areas,
+            boxes: &m.boxes,
+            player: usize::from(region),
+        };
+        self.open.queue(board, id, ranked)
     }
 }

@@ -155,6 +155,37 @@ impl Reach {
         busy
     }
 
+    /// Whether the player at `from` can walk to a cell `wanted` says yes to; stops at the
+    /// first. Afterwards [`Reach::reached`] holds only for the cells seen so far.
+    pub fn reaches_any(
+        &mut self,
+        board: &Board,
+        occupancy: &[u8],
+        from: usize,
+        wanted: impl Fn(usize) -> bool,
+    ) -> bool {
+        let generation = self.next_generation();
+        self.queue.clear();
+        self.queue.push(from);
+        self.stamp[from] = generation;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let cell = self.queue[head];
+            head += 1;
+            if wanted(cell) {
+                return true;
+            }
+            for dir in 0..4 {
+                let to = board.step(cell, dir);
+                if board.floor[to] && occupancy[to] == EMPTY && self.stamp[to] != generation {
+                    self.stamp[to] = generation;
+                    self.queue.push(to);
+                }
+            }
+        }
+        false
+    }
+
     /// A fresh stamp: no cell is marked with it yet.
     fn next_generation(&mut self) -> u32 {
         self.generation = self.generation.wrapping_add(1);
