@@ -241,7 +241,7 @@ struct Open {
     lists: [Heap; 3],
     turn: usize,
     /// Per table id: expanded already.
-    expanded: Vec<bool>,
+    expanded: grow::Column<bool>,
     packing: Packing,
     boxes: u32,
 }
@@ -251,14 +251,14 @@ impl Open {
         Open {
             lists: Default::default(),
             turn: 0,
-            expanded: Vec::new(),
+            expanded: grow::Column::new(),
             packing: Packing::new(board, boxes),
             boxes: boxes.len() as u32,
         }
     }
 
     fn bytes(&self) -> usize {
-        self.lists.iter().map(|h| h.capacity() * 16).sum::<usize>() + self.expanded.capacity()
+        self.lists.iter().map(|h| h.capacity() * 16).sum::<usize>() + self.expanded.bytes()
     }
 
     /// Queues stored position `id`, ranked by `position`, in every list.
@@ -274,9 +274,7 @@ impl Open {
         let tie = tie(bound, areas);
         let order = newest_first(id);
         let index = id as usize;
-        if self.expanded.len() <= index {
-            grow::resize(&mut self.expanded, index + 1, false);
-        }
+        self.expanded.grow_to(index + 1, false);
         let (packed, obstruction) = self.packing.ranked(board, boxes, player);
         let unpacked = self.boxes.saturating_sub(packed);
         let packing = (u64::from(unpacked) << SECOND) | (u64::from(obstruction.min(0xff)) << FIRST);

@@ -34,7 +34,7 @@ pub fn room_in_heap<T: Ord>(heap: &mut BinaryHeap<T>) {
 }
 
 /// `v` resized to `len` elements (new ones `value`), growing by a quarter.
-pub fn resize<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
+fn resize<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     if len > v.len() {
         room(v, len - v.len());
         v.resize(len, value);
