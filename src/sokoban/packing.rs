@@ -41,15 +41,31 @@ pub struct Packing {
     sides: Vec<(usize, u32)>,
 }
 
+/// The route work a level may take: its floor cells squared, times the layers of the
+/// rooms given routes (a floor of 1,000 cells: 16 layers). Past it a room gets no
+/// routes and its obstruction is 0, as for a group of goals: on a large level the pull
+/// trees and the routes grow with the floor squared per layer.
+const ROUTES_BUDGET: usize = 1 << 24;
+
 impl Packing {
     pub fn new(board: &Board, start: &[u16]) -> Packing {
         let mut layer_of = vec![u32::MAX; board.len()];
         let mut groups = Vec::new();
         let mut layer_sizes = Vec::new();
         let mut routes = Vec::new();
+        let floor = board.floor.iter().filter(|&&f| f).count();
+        let mut budget = ROUTES_BUDGET;
         for cells in goal_groups(board) {
             let ordered = packing_layers(board, &cells, start);
-            let room = cells.len() >= MIN_GOALS && ordered.is_some();
+            // Each layer's pull tree walks the floor from every state, and each cell's
+            // route may cross the floor: its cost grows with the floor squared.
+            let cost = ordered.as_ref().map_or(usize::MAX, |layers| {
+                (floor * floor).saturating_mul(layers.len())
+            });
+            let room = cells.len() >= MIN_GOALS && cost <= budget;
+            if room {
+                budget -= cost;
+            }
             let layers = ordered.unwrap_or_else(|| vec![cells]);
             let first = layer_sizes.len();
             for (k, goals) in layers.iter().enumerate() {
@@ -121,11 +137,12 @@ impl Packing {
         (packed, obstruction)
     }
 
-    /// The first layer of `group` not full.
+    /// The first layer of `group` not full, when the group is a room (its layers have
+    /// routes).
     fn next_layer(&self, boxes: &[u16], group: usize) -> Option<usize> {
-        self.groups[group]
-            .clone()
-            .find(|&k| self.filled_of(boxes, k) < self.layer_sizes[k])
+        let mut layers = self.groups[group].clone();
+        self.routes[layers.start].as_ref()?;
+        layers.find(|&k| self.filled_of(boxes, k) < self.layer_sizes[k])
     }
 
     /// The boxes off the goals whose route to their room's next layer is free and
@@ -433,5 +450,28 @@ mod tests {
             ranked(&board, &mut packing, &[first, runner], at(3, 5)),
             (1, 0)
         );
+    }
+
+    /// Three goals along the top wall of a room far too large for routes.
+    #[test]
+    fn a_room_on_a_huge_floor_gets_no_routes() {
+        let side = 130;
+        let wall = "#".repeat(side + 2);
+        let open = format!("#{}#", " ".repeat(side));
+        let mut rows = vec![wall.clone(), format!("#...{}#", " ".repeat(side - 3))];
+        rows.push(format!("#  ${}#", " ".repeat(side - 3)));
+        rows.push(format!("#@ ${}#", " ".repeat(side - 3)));
+        rows.push(format!("#  ${}#", " ".repeat(side - 3)));
+        rows.extend(std::iter::repeat_n(open, side - 4));
+        rows.push(wall);
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let (board, start) = Board::new(&puzzle(&rows));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        // A room with a packing order, so only the budget leaves it without routes.
+        assert!(packing_layers(&board, &board.goals, &boxes).is_some());
+        let mut packing = Packing::new(&board, &boxes);
+        assert!(packing.routes.iter().all(Option::is_none));
+        assert_eq!(packing.ranked(&board, &boxes, start.player), (0, 0));
+        assert!(packing.ready(&board, &boxes, start.player).is_empty());
     }
 }
