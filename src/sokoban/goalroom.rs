@@ -1,6 +1,7 @@
 //! Goal rooms and their packing order for the fast search: goal macros that push a box
 //! from a room's entrance straight onto a goal the room may take next, and a cut of the
-//! pushes that fill its goals out of that order.
+//! pushes that fill its goals out of that order; and FESS's packing advisor, the same
+//! push search for a box anywhere on the board whose way in is free (`packing.rs`).
 //!
 //! A room is a connected group of goal cells (at least [`MIN_GOALS`]); its entrances are
 //! the floor cells next to it that are not goals. Its order comes from pulling the boxes
@@ -138,8 +139,9 @@ impl GoalRooms {
     /// part of the next, each of the `ready` boxes (off the goals, away from the
     /// entrances) pushed, the other boxes fixed, along the fewest pushes anywhere on the
     /// board to an empty goal of that layer. A goal macro starts only at an entrance, and
-    /// a box can reach one only after pushes that raise nothing the search ranks by; the
-    /// advice is a packing step in one child, beside the position's pushes (not a cut).
+    /// the pushes that bring a box there need not lower the bound or any feature the
+    /// search ranks by; the advice takes the whole packing step in one child, beside the
+    /// position's pushes (not a cut).
     pub fn advice(
         &mut self,
         board: &Board,
@@ -256,7 +258,7 @@ impl GoalRooms {
 
     /// Where pushing the box at `cell` in `dir` takes it, if the player (last explored
     /// reach) can get behind it and the target is free, live and on the room or its
-    /// entrances.
+    /// entrances (`anywhere`: or elsewhere).
     fn push_target(
         &self,
         board: &Board,
@@ -523,6 +525,7 @@ fn can_leave(
     occupancy[start] = BOX;
     answer
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
