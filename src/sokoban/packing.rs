@@ -96,8 +96,10 @@ impl Packing {
     /// the player can get to the first push of none of those routes (see [`Routes`]),
     /// summed. Ranks every child, so the player's walk stops at the first such push.
     pub fn ranked(&mut self, board: &Board, boxes: &[u16], player: usize) -> (u32, u32) {
-        let packed = self.packed(boxes);
+        self.count_filled(boxes);
+        let packed = self.packed_of_filled();
         if self.routes.iter().all(Option::is_none) {
+            self.filled.fill(0);
             return (packed, 0);
         }
         for &b in boxes {
@@ -105,7 +107,7 @@ impl Packing {
         }
         let mut obstruction = 0;
         for group in 0..self.groups.len() {
-            let Some(k) = self.next_layer(boxes, group) else {
+            let Some(k) = self.next_layer(group) else {
                 continue;
             };
             let Some(routes) = &self.routes[k] else {
@@ -134,15 +136,16 @@ impl Packing {
         for &b in boxes {
             self.occupancy[usize::from(b)] = EMPTY;
         }
+        self.filled.fill(0);
         (packed, obstruction)
     }
 
-    /// The first layer of `group` not full, when the group is a room (its layers have
-    /// routes).
-    fn next_layer(&self, boxes: &[u16], group: usize) -> Option<usize> {
+    /// The first layer of `group` not full (as `filled` counts), when the group is a
+    /// room (its layers have routes).
+    fn next_layer(&self, group: usize) -> Option<usize> {
         let mut layers = self.groups[group].clone();
         self.routes[layers.start].as_ref()?;
-        layers.find(|&k| self.filled_of(boxes, k) < self.layer_sizes[k])
+        layers.find(|&k| self.filled[k] < self.layer_sizes[k])
     }
 
     /// The boxes off the goals whose route to their room's next layer is free and
@@ -155,9 +158,10 @@ impl Packing {
         for &b in boxes {
             self.occupancy[usize::from(b)] = BOX;
         }
+        self.count_filled(boxes);
         let mut explored = false;
         for group in 0..self.groups.len() {
-            let Some(k) = self.next_layer(boxes, group) else {
+            let Some(k) = self.next_layer(group) else {
                 continue;
             };
             let Some(routes) = &self.routes[k] else {
@@ -181,25 +185,22 @@ impl Packing {
         for &b in boxes {
             self.occupancy[usize::from(b)] = EMPTY;
         }
+        self.filled.fill(0);
         ready
     }
 
-    /// The boxes of `boxes` on the goals of layer `k`.
-    fn filled_of(&self, boxes: &[u16], k: usize) -> u32 {
-        boxes
-            .iter()
-            .filter(|&&b| self.layer_of[usize::from(b)] == k as u32)
-            .count() as u32
-    }
-
-    /// The boxes of `boxes` packed in order (see the module doc).
-    pub fn packed(&mut self, boxes: &[u16]) -> u32 {
+    /// Counts in `filled` the boxes of `boxes` on each layer's goals (all 0 before).
+    fn count_filled(&mut self, boxes: &[u16]) {
         for &b in boxes {
             let layer = self.layer_of[usize::from(b)];
             if layer != u32::MAX {
                 self.filled[layer as usize] += 1;
             }
         }
+    }
+
+    /// The boxes packed in order (see the module doc), from the counts in `filled`.
+    fn packed_of_filled(&self) -> u32 {
         let mut packed = 0;
         for group in &self.groups {
             for k in group.clone() {
@@ -209,7 +210,6 @@ impl Packing {
                 }
             }
         }
-        self.filled.iter_mut().for_each(|f| *f = 0);
         packed
     }
 }
@@ -382,7 +382,7 @@ mod tests {
         let goals = &board.goals;
         let packed = |packing: &mut Packing, cells: &[usize]| {
             let boxes: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
-            packing.packed(&boxes)
+            packing.ranked(&board, &boxes, start.player).0
         };
         assert_eq!(packed(&mut packing, &[]), 0);
         assert_eq!(packed(&mut packing, &[goals[0]]), 1);
