@@ -1,9 +1,10 @@
 //! The fast mode's first search: best-first on the matching bound over positions
 //! (boxes, player region normalised to its smallest cell), three open lists taken in
 //! turn (the priority; packing first; connectivity first), with PI-corral pruning,
-//! goal-room macros and tunnel macros. Those keep some solution but may drop positions
-//! that are not lost, so only the complete search (provably lost positions pruned,
-//! nothing else) running out of positions proves the level unsolvable. Beside it the
+//! goal-room macros, the packing advisor's macros and tunnel macros. Those keep some
+//! solution but may drop positions that are not lost, so only the complete search
+//! (provably lost positions pruned, nothing else) running out of positions proves the
+//! level unsolvable. Beside it the
 //! backward search (`backward.rs`) pulls boxes from the solved position, two expansions
 //! (one from each of its lists) per forward one; a position both have stored joins
 //! their paths into a solution.
@@ -234,9 +235,9 @@ const SECOND: u32 = 48;
 /// The open lists (multi-heuristic best-first, Röger & Helmert 2010; the features are
 /// FESS's): every position is stored once and queued in three lists, popped in turn —
 /// the [`priority`]; the boxes not yet packed (see [`Packing`]) first, then the
-/// priority; the busy areas first, then the priority. One ordering alone stalls on a
-/// plateau where its key no longer falls; taking turns keeps each list's best
-/// position coming. A position one list popped is skipped when another pops it again.
+/// obstruction of the rooms' next packing step, then the priority; the busy areas
+/// first, then the priority. One ordering alone stalls on a plateau where its key no
+/// longer falls; taking turns keeps each list's best position coming. A position one list popped is skipped when another pops it again.
 struct Open {
     lists: [Heap; 3],
     turn: usize,
