@@ -59,16 +59,16 @@ impl GoalRooms {
     /// The rooms of `board` whose whole packing order the pull search finds and whose
     /// goals the starting `boxes` fill as that order allows (a room that starts
     /// otherwise is meant to be rearranged, and the order would mislead).
-    pub fn new(board: &Board, boxes: &[u16]) -> GoalRooms {
+    pub fn new(board: &Board, groups: &[GoalGroup], boxes: &[u16]) -> GoalRooms {
         let mut goal_room = vec![NO_ROOM; board.len()];
         let mut entrance_room = vec![NO_ROOM; board.len()];
         let mut layer = vec![0u16; board.len()];
         let mut rooms = Vec::new();
-        for cells in goal_groups(board) {
+        for GoalGroup { cells, layers } in groups {
             if cells.len() < MIN_GOALS || rooms.len() >= usize::from(NO_ROOM) {
                 continue;
             }
-            let Some(layers) = packing_layers(board, &cells, boxes) else {
+            let Some(layers) = layers.clone() else {
                 continue;
             };
             if !filled_in_order(&layers, boxes) {
@@ -80,7 +80,7 @@ impl GoalRooms {
                 }
             }
             let id = rooms.len() as u16;
-            for &cell in &cells {
+            for &cell in cells {
                 goal_room[cell] = id;
                 for dir in 0..4 {
                     let next = board.step(cell, dir);
@@ -395,24 +395,65 @@ fn goal_group(board: &Board, goal: usize, seen: &mut [bool]) -> Vec<usize> {
     cells
 }
 
+/// A connected group of goals and its packing order, first layer to fill first, when
+/// [`packing_layers`] finds one within the level's [`ORDER_WORK`].
+pub struct GoalGroup {
+    pub cells: Vec<usize>,
+    pub layers: Option<Vec<Vec<usize>>>,
+}
+
+/// The cells the pull searches that order a level's goal groups may visit in all.
+/// Each box of a group may walk the player over the floor once per state it is pulled
+/// to, for every layer: on a level of thousands of goals that is hours of start-up
+/// before the first position, which no time limit would stop. Past it a group has no
+/// order (one layer, no macros). Counted in cells, not time, so the same level always
+/// gets the same orders: 2²³ cells take about 60 ms; the levels of the three given
+/// collections visit at most 204,184 (Sasquatch).
+const ORDER_WORK: usize = 1 << 23;
+
+/// The board's goal groups with their packing orders for boxes starting at `start`,
+/// computed once for the search's rooms and packing feature.
+pub fn ordered_goal_groups(board: &Board, start: &[u16]) -> Vec<GoalGroup> {
+    ordered_within(board, start, ORDER_WORK)
+}
+
+/// [`ordered_goal_groups`] with `work` cells to visit.
+fn ordered_within(board: &Board, start: &[u16], mut work: usize) -> Vec<GoalGroup> {
+    goal_groups(board)
+        .into_iter()
+        .map(|cells| {
+            let layers = packing_layers(board, &cells, start, &mut work);
+            GoalGroup { cells, layers }
+        })
+        .collect()
+}
+
 /// The layers of a room, first to fill first: start from every goal of it holding a
 /// box (no other box on the board), pull out every box that can leave, and repeat; the
-/// removals, last first. `None` when some box cannot leave. A box leaves when pulls
-/// take it back to a cell one of the `start` boxes off the room stands on (off the
+/// removals, last first. `None` when some box cannot leave, or when the pulls would
+/// visit more than `work` cells (what they visit is taken from it). A box leaves when
+/// pulls take it back to a cell one of the `start` boxes off the room stands on (off the
 /// room's goals when there is none, or when that finds no order): a box pulled only
 /// into a pocket next to the room came through no door a box can use.
-pub(super) fn packing_layers(
+fn packing_layers(
     board: &Board,
     cells: &[usize],
     start: &[u16],
+    work: &mut usize,
 ) -> Option<Vec<Vec<usize>>> {
     // No order back to the starting cells (no box can get back to one): off the goals.
-    layers_to(board, cells, start).or_else(|| layers_to(board, cells, &[]))
+    layers_to(board, cells, start, work).or_else(|| layers_to(board, cells, &[], work))
 }
 
 /// [`packing_layers`], a box leaving at a starting cell of `start` (none: off the goals).
-fn layers_to(board: &Board, cells: &[usize], start: &[u16]) -> Option<Vec<Vec<usize>>> {
+fn layers_to(
+    board: &Board,
+    cells: &[usize],
+    start: &[u16],
+    work: &mut usize,
+) -> Option<Vec<Vec<usize>>> {
     let mut occupancy = vec![EMPTY; board.len()];
+    let mut walk = Reach::new(board.len());
     // Where the boxes come from: the starting cells off the room's goals.
     let mut source = vec![false; board.len()];
     let mut sources = 0;
@@ -429,16 +470,20 @@ fn layers_to(board: &Board, cells: &[usize], start: &[u16]) -> Option<Vec<Vec<us
     let mut left: Vec<usize> = cells.to_vec();
     let mut layers = Vec::new();
     while !left.is_empty() {
+        *work = work.checked_sub(board.len())?;
         let outside = player_area(board, &occupancy, cells);
-        let (leaving, staying): (Vec<usize>, Vec<usize>) = left.iter().partition(|&&b| {
-            can_leave(
-                board,
-                &mut occupancy,
-                &outside,
-                (sources > 0).then_some(&source),
-                b,
-            )
-        });
+        let mut leaving = Vec::new();
+        let mut staying = Vec::new();
+        for &b in &left {
+            let pulls = Pulls {
+                outside: &outside,
+                source: (sources > 0).then_some(&source),
+            };
+            match can_leave(board, &mut occupancy, &mut walk, pulls, b, work)? {
+                true => leaving.push(b),
+                false => staying.push(b),
+            }
+        }
         if leaving.is_empty() {
             return None;
         }
@@ -475,34 +520,52 @@ fn player_area(board: &Board, occupancy: &[u8], cells: &[usize]) -> Vec<bool> {
     seen
 }
 
+/// Where a box leaving a room may be pulled from and to.
+#[derive(Clone, Copy)]
+struct Pulls<'a> {
+    /// Where the player may stand before the first pull.
+    outside: &'a [bool],
+    /// Where the box has left (without: anywhere off the goals).
+    source: Option<&'a Vec<bool>>,
+}
+
 /// Whether pulls can take the box at `start` to a `source` cell (without sources: off
-/// the goals), other boxes fixed, the player starting anywhere in `outside`.
+/// the goals), other boxes fixed, the player starting anywhere in `outside`; `None` when
+/// the player's walks would visit more than `work` cells (what they visit is taken).
 fn can_leave(
     board: &Board,
     occupancy: &mut [u8],
-    outside: &[bool],
-    source: Option<&Vec<bool>>,
+    walk: &mut Reach,
+    pulls: Pulls<'_>,
     start: usize,
-) -> bool {
+    work: &mut usize,
+) -> Option<bool> {
+    let Pulls { outside, source } = pulls;
     occupancy[start] = EMPTY;
-    let mut walk = Reach::new(board.len());
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     queue.push_back((start, None::<usize>));
-    let mut answer = false;
+    let mut answer = Some(false);
     while let Some((cell, player)) = queue.pop_front() {
         // Where the player can walk, the pulled box at `cell` in its way.
         if let Some(p) = player {
             occupancy[cell] = BOX;
             walk.explore(board, occupancy, p);
             occupancy[cell] = EMPTY;
+            match work.checked_sub(walk.visited()) {
+                Some(left) => *work = left,
+                None => {
+                    answer = None;
+                    break;
+                }
+            }
         }
         // With `source`, the box has left when it gets back to a starting box's cell: a
         // box pulled off the goals into a pocket (a door that only the player can use,
         // the box stuck in front of it) has not left, and the goal it came from is not
         // one to fill from there.
         if source.map_or(!board.goal[cell], |s| s[cell]) {
-            answer = true;
+            answer = Some(true);
             break;
         }
         let reached = |c: usize| match player {
@@ -540,7 +603,7 @@ mod tests {
     fn the_advisor_pushes_a_ready_box_onto_the_next_goal() {
         let (board, start) = Board::new(&puzzle(&COLUMN));
         let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
-        let mut rooms = GoalRooms::new(&board, &boxes);
+        let mut rooms = GoalRooms::new(&board, &ordered_goal_groups(&board, &boxes), &boxes);
         // Not at an entrance: no goal macro.
         assert!(rooms.macros(&board, &boxes, start.player).is_empty());
         let ready = [start.boxes[0]];
@@ -551,5 +614,21 @@ mod tests {
         assert_eq!(m.pushes.len(), 5);
         assert_eq!(m.boxes, [board.goals[0] as u16]);
         assert!(rooms.advice(&board, &boxes, start.player, &[]).is_empty());
+    }
+
+    /// The pull searches that order the rooms stop at their work: the same room has an
+    /// order with enough and none with too little, never a partial one.
+    #[test]
+    fn a_room_past_the_ordering_work_has_no_order() {
+        let (board, start) = Board::new(&puzzle(&COLUMN));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let ordered = |work| ordered_within(&board, &boxes, work)[0].layers.clone();
+        let layers = ordered(ORDER_WORK).expect("the column has an order");
+        // Filled one goal at a time, from the top.
+        assert_eq!(layers.len(), 3);
+        assert_eq!(ordered(10), None);
+        assert_eq!(ordered(0), None);
+        let rooms = GoalRooms::new(&board, &ordered_within(&board, &boxes, 0), &boxes);
+        assert!(rooms.rooms.is_empty());
     }
 }

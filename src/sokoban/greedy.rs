@@ -17,7 +17,7 @@ use super::board::Board;
 use super::budget::Budget;
 use super::corral::Corrals;
 use super::expand::{Child, Detail, Expander};
-use super::goalroom::{GoalRooms, Macro};
+use super::goalroom::{ordered_goal_groups, GoalGroup, GoalRooms, Macro};
 use super::grow;
 use super::packing::Packing;
 use super::table::{Table, NONE};
@@ -124,7 +124,9 @@ fn best_first(
     if bound == 0 {
         return Greedy::Found(Vec::new());
     }
-    let mut open = Open::new(board, boxes);
+    // The goal groups' packing orders, for both the packing list and the goal rooms.
+    let groups = ordered_goal_groups(board, boxes);
+    let mut open = Open::new(board, boxes, &groups);
     let start = Ranked {
         bound,
         pushes: 0,
@@ -137,7 +139,7 @@ fn best_first(
     // Expand from the real player cell of the root; later nodes' regions are normalised,
     // and any cell of the region reaches the same pushes.
     let mut position = Vec::new();
-    let mut plans = corrals.then(|| Plans::new(board, boxes));
+    let mut plans = corrals.then(|| Plans::new(board, boxes, &groups));
     // Pulls from the solved position, [`BACKWARD_STEPS`] expansions per forward one,
     // until the two searches store the same position.
     let mut backward = Backward::new(board, &zobrist, boxes);
@@ -248,12 +250,12 @@ struct Open {
 }
 
 impl Open {
-    fn new(board: &Board, boxes: &[u16]) -> Open {
+    fn new(board: &Board, boxes: &[u16], groups: &[GoalGroup]) -> Open {
         Open {
             lists: Default::default(),
             turn: 0,
             expanded: grow::Column::new(),
-            packing: Packing::new(board, boxes),
+            packing: Packing::new(board, groups),
             boxes: boxes.len() as u32,
         }
     }
@@ -340,9 +342,9 @@ struct Plans {
 }
 
 impl Plans {
-    fn new(board: &Board, boxes: &[u16]) -> Plans {
+    fn new(board: &Board, boxes: &[u16], groups: &[GoalGroup]) -> Plans {
         Plans {
-            rooms: GoalRooms::new(board, boxes),
+            rooms: GoalRooms::new(board, groups, boxes),
             tunnels: Tunnels::new(board),
             corrals: Corrals::new(board),
         }

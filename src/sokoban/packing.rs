@@ -19,7 +19,7 @@
 
 use super::board::Board;
 use super::freeze::{BOX, EMPTY};
-use super::goalroom::{goal_groups, packing_layers, MIN_GOALS};
+use super::goalroom::{GoalGroup, MIN_GOALS};
 use super::reach::Reach;
 
 pub struct Packing {
@@ -48,33 +48,35 @@ pub struct Packing {
 const ROUTES_BUDGET: usize = 1 << 24;
 
 impl Packing {
-    pub fn new(board: &Board, start: &[u16]) -> Packing {
+    pub fn new(board: &Board, goal_groups: &[GoalGroup]) -> Packing {
         let mut layer_of = vec![u32::MAX; board.len()];
         let mut groups = Vec::new();
         let mut layer_sizes = Vec::new();
         let mut routes = Vec::new();
         let floor = board.floor.iter().filter(|&&f| f).count();
         let mut budget = ROUTES_BUDGET;
-        for cells in goal_groups(board) {
-            let ordered = packing_layers(board, &cells, start);
+        for GoalGroup { cells, layers } in goal_groups {
+            let ordered = layers.as_ref();
             // Each layer's pull tree walks the floor from every state, and each cell's
             // route may cross the floor: its cost grows with the floor squared.
-            let cost = ordered.as_ref().map_or(usize::MAX, |layers| {
+            let cost = ordered.map_or(usize::MAX, |layers| {
                 (floor * floor).saturating_mul(layers.len())
             });
             let room = cells.len() >= MIN_GOALS && cost <= budget;
             if room {
                 budget -= cost;
             }
-            let layers = ordered.unwrap_or_else(|| vec![cells]);
+            let layers = ordered.cloned().unwrap_or_else(|| vec![cells.clone()]);
             let first = layer_sizes.len();
             for (k, goals) in layers.iter().enumerate() {
                 for &g in goals {
                     layer_of[g] = layer_sizes.len() as u32;
                 }
                 layer_sizes.push(goals.len() as u32);
-                let deeper: Vec<usize> = layers[..k].iter().flatten().copied().collect();
-                routes.push(room.then(|| Routes::new(board, goals, &deeper)));
+                routes.push(room.then(|| {
+                    let deeper: Vec<usize> = layers[..k].iter().flatten().copied().collect();
+                    Routes::new(board, goals, &deeper)
+                }));
             }
             groups.push(first..layer_sizes.len());
         }
@@ -372,13 +374,14 @@ fn walked(board: &Board, reach: &Reach, from: usize, to: usize) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::sokoban::board::testing::puzzle;
+    use crate::sokoban::goalroom::ordered_goal_groups;
 
     /// Three goals in a row along a wall, entered from the right: the leftmost first.
     #[test]
     fn counts_goals_filled_in_order() {
         let (board, start) = Board::new(&puzzle(&["#######", "#...  #", "#@ $$$#", "#######"]));
         let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
-        let mut packing = Packing::new(&board, &boxes);
+        let mut packing = Packing::new(&board, &ordered_goal_groups(&board, &boxes));
         let goals = &board.goals;
         let packed = |packing: &mut Packing, cells: &[usize]| {
             let boxes: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
@@ -414,7 +417,7 @@ mod tests {
     fn a_box_on_the_route_or_the_first_push_out_of_reach_obstructs() {
         let (board, start) = Board::new(&puzzle(&COLUMN));
         let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
-        let mut packing = Packing::new(&board, &boxes);
+        let mut packing = Packing::new(&board, &ordered_goal_groups(&board, &boxes));
         let at = |r, c| at(&board, r, c);
         let runner = at(3, 4);
         // Its route is free and the player stands at its first push.
@@ -468,8 +471,9 @@ mod tests {
         let (board, start) = Board::new(&puzzle(&rows));
         let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
         // A room with a packing order, so only the budget leaves it without routes.
-        assert!(packing_layers(&board, &board.goals, &boxes).is_some());
-        let mut packing = Packing::new(&board, &boxes);
+        let groups = ordered_goal_groups(&board, &boxes);
+        assert!(groups[0].layers.is_some());
+        let mut packing = Packing::new(&board, &groups);
         assert!(packing.routes.iter().all(Option::is_none));
         assert_eq!(packing.ranked(&board, &boxes, start.player), (0, 0));
         assert!(packing.ready(&board, &boxes, start.player).is_empty());

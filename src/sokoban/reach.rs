@@ -54,6 +54,11 @@ impl Reach {
         smallest
     }
 
+    /// The cells the last [`Reach::explore`] visited: its region's size.
+    pub fn visited(&self) -> usize {
+        self.queue.len()
+    }
+
     /// How many areas of free floor the player cannot reach (`player` marks where it
     /// can; every such area has a cell in `starts`) hold work: a goal inside, or a box
     /// off its goal next to them. An area sealed by boxes on goals with no goal in it

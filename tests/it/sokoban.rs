@@ -412,6 +412,71 @@ fn limits_and_cancellation_give_unknown_before_any_search() {
     assert_eq!(events, 0);
 }
 
+/// A level of `boxes` boxes, each one push right of its goal, in rows of 50 over an
+/// open floor: easy to solve, but its matching starts cubic in the boxes.
+fn crowded(boxes: usize) -> Puzzle {
+    let rows: Vec<String> = std::iter::once("@".to_string())
+        .chain((0..boxes.div_ceil(50)).flat_map(|r| {
+            let pairs = (boxes - r * 50).min(50);
+            [" .$".repeat(pairs), String::new()]
+        }))
+        .collect();
+    let width = rows.iter().map(String::len).max().unwrap_or(0) + 3;
+    let mut text = format!("{}\n", "#".repeat(width));
+    for row in &rows {
+        text += &format!("#{row:width$}#\n", width = width - 2);
+    }
+    text += &"#".repeat(width);
+    xsb_board::levels(&text).remove(0)
+}
+
+/// Past [`sokoban::MAX_BOXES`] the search is not started: its first matching alone
+/// would outlast the limit, which it is not polled during. Just below, it starts.
+#[test]
+fn a_level_of_too_many_boxes_is_unknown_at_once() {
+    let never = AtomicBool::new(false);
+    let over = crowded(sokoban::MAX_BOXES + 1);
+    assert_eq!(over.boxes.len(), sokoban::MAX_BOXES + 1);
+    let mut events = 0;
+    let outcome = sokoban::solve(&over, Mode::Fast, &generous(), &never, &mut |_| events += 1);
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Unknown {
+                why: Unknown::Memory,
+                lower_bound: None,
+                best: None
+            }
+        ),
+        "{outcome:?}"
+    );
+    assert_eq!(events, 0);
+    // At the cap the search starts, and stops at its first look at the budget.
+    let under = crowded(sokoban::MAX_BOXES);
+    let stopped = AtomicBool::new(true);
+    let outcome = sokoban::solve(&under, Mode::Fast, &generous(), &stopped, &mut |_| {});
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Unknown {
+                why: Unknown::Cancelled,
+                ..
+            }
+        ),
+        "{outcome:?}"
+    );
+    let few = crowded(8);
+    let outcome = sokoban::solve(&few, Mode::Fast, &generous(), &never, &mut |_| {});
+    let Outcome::Solved(solution) = outcome else {
+        panic!("{outcome:?}");
+    };
+    assert_eq!((solution.pushes, solution.optimal), (8, true));
+    assert!(matches!(
+        sokoban::replay(&few, &solution.lurd),
+        Ok((8, _, true))
+    ));
+}
+
 #[test]
 fn each_improvement_is_reported_and_the_last_is_the_answer() {
     let p = &microban()[4];
