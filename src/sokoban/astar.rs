@@ -83,15 +83,7 @@ pub fn search(
         return Exact::Exhausted;
     };
     fewest.of_node.push(region);
-    let root = table.insert(
-        hash,
-        boxes,
-        player as u16,
-        NONE,
-        (0, 0),
-        (0, 0),
-        bound as u16,
-    );
+    let root = table.insert(hash, boxes, player as u16, NONE, (0, 0), (0, 0), bound);
     let mut open = BinaryHeap::new();
     open.push(Reverse((bound, bound, bound, root)));
     let mut expanded: u64 = 0;
@@ -100,7 +92,7 @@ pub fn search(
     while let Some(Reverse((f_pushes, f_moves, _, node))) = open.pop() {
         let i = node as usize;
         let (pushes, moves) = (table.pushes[i], table.moves[i]);
-        let estimate = u32::from(table.bound[i]);
+        let estimate = table.bound[i];
         if (pushes + estimate, moves + estimate) != (f_pushes, f_moves) {
             continue; // a cheaper way here was found after this entry was queued
         }
@@ -167,7 +159,7 @@ pub fn search(
                         node,
                         child.push,
                         cost,
-                        child.bound as u16,
+                        child.bound,
                     )
                 }
             };

@@ -180,7 +180,7 @@ impl Backward {
                 NONE,
                 (0, 0),
                 (0, 0),
-                bound as u16,
+                bound,
             );
             self.queue(id, bound, 0, 1, (1 << PRIORITY) | (1 << HOME));
         }
@@ -301,7 +301,7 @@ impl Backward {
                         .get(i)
                         .is_some_and(|&q| q & (1 << PRIORITY) == 0)
                     {
-                        let bound = u32::from(self.table.bound[i]);
+                        let bound = self.table.bound[i];
                         let pulls = self.table.pushes[i];
                         let areas = u32::from(self.areas_of[i]);
                         self.queue(id, bound, pulls, areas, lists);
@@ -316,7 +316,7 @@ impl Backward {
                 node,
                 (pull.from as u16, pull.dir as u8),
                 (made, 0),
-                bound as u16,
+                bound,
             );
             if let Some(met) = forward.find(hash, &self.child, region) {
                 step = Step::Meet {

@@ -112,15 +112,7 @@ fn best_first(
     };
     let region = expander.region(board, boxes, player);
     let hash = zobrist.boxes(boxes) ^ zobrist.player_at(region);
-    let root = table.insert(
-        hash,
-        boxes,
-        region as u16,
-        NONE,
-        (0, 0),
-        (0, 0),
-        bound as u16,
-    );
+    let root = table.insert(hash, boxes, region as u16, NONE, (0, 0), (0, 0), bound);
     if bound == 0 {
         return Greedy::Found(Vec::new());
     }
@@ -468,7 +460,7 @@ impl Frontier<'_> {
             self.node,
             child.push,
             (pushes, 0),
-            child.bound as u16,
+            child.bound,
         );
         self.met = self
             .backward
@@ -513,7 +505,7 @@ impl Frontier<'_> {
             parent,
             (last.0 as u16, last.1 as u8),
             (pushes, 0),
-            bound as u16,
+            bound,
         );
         self.met = self.backward.and_then(|b| b.find(hash, &m.boxes, region));
         if self.met.is_some() {

@@ -21,7 +21,7 @@ pub struct Table {
     pub push: Column<(u16, u8)>,
     pub pushes: Column<u32>,
     pub moves: Column<u32>,
-    pub bound: Column<u16>,
+    pub bound: Column<u32>,
     slots: Vec<u32>,
 }
 
@@ -90,7 +90,7 @@ impl Table {
         parent: u32,
         push: (u16, u8),
         cost: (u32, u32),
-        bound: u16,
+        bound: u32,
     ) -> u32 {
         if (self.len() + 1) * 2 > self.slots.len() {
             self.grow();
@@ -124,7 +124,7 @@ impl Table {
         parent: u32,
         push: (u16, u8),
         cost: (u32, u32),
-        bound: u16,
+        bound: u32,
     ) -> u32 {
         let node = self.len() as u32;
         self.boxes.extend_from_slice(boxes);

@@ -477,6 +477,50 @@ fn a_level_of_too_many_boxes_is_unknown_at_once() {
     ));
 }
 
+/// 300 boxes at the bottom of a 60 × 250 room, their goals at the top: every box some
+/// 230 pushes from any goal, a matching bound past 65,535.
+fn far_from_home() -> Puzzle {
+    let (width, height) = (60, 250);
+    let mut rows = vec![vec![' '; width]; height];
+    let goals = (0..height).flat_map(|r| (1..width - 1).step_by(2).map(move |c| (r + 1, c)));
+    let boxes =
+        (0..height).flat_map(|r| (2..width - 1).step_by(2).map(move |c| (height - 2 - r, c)));
+    for ((gr, gc), (br, bc)) in goals.zip(boxes).take(300) {
+        rows[gr][gc] = '.';
+        rows[br][bc] = '$';
+    }
+    rows[0][0] = '@';
+    let wall = "#".repeat(width + 2);
+    let mut text = format!("{wall}\n");
+    for row in rows {
+        text += &format!("#{}#\n", row.into_iter().collect::<String>());
+    }
+    text += &wall;
+    xsb_board::levels(&text).remove(0)
+}
+
+/// The optimal search stored bounds in 16 bits: past 65,535 every position looked
+/// stale, the search ran out of positions and called a solvable level unsolvable.
+#[test]
+fn a_bound_past_sixteen_bits_is_no_proof_of_unsolvability() {
+    let puzzle = far_from_home();
+    assert_eq!(puzzle.boxes.len(), 300);
+    let never = AtomicBool::new(false);
+    // Far too many pushes to search in a second: unknown, with the bound as found.
+    let second = Limits {
+        time: Duration::from_secs(1),
+        ..generous()
+    };
+    let outcome = sokoban::solve(&puzzle, Mode::Optimal, &second, &never, &mut |_| {});
+    match outcome {
+        Outcome::Unknown {
+            lower_bound: Some(bound),
+            ..
+        } => assert!(bound > 65_535, "{bound}"),
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn each_improvement_is_reported_and_the_last_is_the_answer() {
     let p = &microban()[4];
