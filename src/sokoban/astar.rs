@@ -65,7 +65,7 @@ pub fn search(
     let mut corrals = Corrals::with_cap(board, CORRAL_POSITIONS);
     let mut table = Table::new(boxes.len());
     let mut fewest = Fewest::new(boxes.len());
-    if let Some(why) = budget.exceeded(table.bytes()) {
+    if let Some(why) = budget.starting(table.bytes()) {
         return Exact::Stopped(why, 0);
     }
     let Some(bound) = expander.bound(board, boxes) else {

@@ -19,6 +19,12 @@ use super::board::Board;
 use super::freeze::{frozen_off_goal, BOX, EMPTY};
 use super::reach::Reach;
 
+/// The cells one macro's push search may walk the player over: each state of the box
+/// walks the floor, so on an open 60×60 room one search cost a tenth of a second and one
+/// position, a macro per box, 17 s past a 1 s limit. The given collections' largest
+/// levels need at most a third of it (states × floor, 4 · 400 · 400).
+const PUSH_WORK: usize = 1 << 21;
+
 /// Smaller goal groups get no macros: their fill order rarely matters.
 pub const MIN_GOALS: usize = 3;
 
@@ -221,6 +227,7 @@ impl GoalRooms {
         self.search.came[from * 4] = (START, self.search.generation);
         let mut head = 0;
         let mut found = None;
+        let mut work = PUSH_WORK;
         // The moving box stands only where the state being expanded has it.
         self.occupancy[from] = EMPTY;
         while head < self.search.queue.len() {
@@ -240,6 +247,12 @@ impl GoalRooms {
             };
             self.occupancy[cell] = BOX;
             self.search.reach.explore(board, &self.occupancy, at);
+            let Some(left) = work.checked_sub(self.search.reach.visited()) else {
+                // Past its work the macro is dropped: a plan, never needed for a solution.
+                self.occupancy[cell] = EMPTY;
+                break;
+            };
+            work = left;
             for dir in 0..4 {
                 let Some(to) = self.push_target(board, cell, dir, room, anywhere) else {
                     continue;
@@ -630,5 +643,34 @@ mod tests {
         assert_eq!(ordered(0), None);
         let rooms = GoalRooms::new(&board, &ordered_within(&board, &boxes, 0), &boxes);
         assert!(rooms.rooms.is_empty());
+    }
+
+    /// On a vast open floor a macro's push search stops at its work: a box far from the
+    /// room gets no advice (each state walks the whole floor), one next to it does.
+    #[test]
+    fn a_push_search_past_its_work_gives_no_macro() {
+        let side = 60;
+        let wall = "#".repeat(side + 2);
+        let open = format!("#{}#", " ".repeat(side));
+        let mut rows = vec![wall.clone(), format!("#...{}#", " ".repeat(side - 3))];
+        rows.push(format!("#@  ${}#", " ".repeat(side - 4)));
+        rows.extend(std::iter::repeat_n(open.clone(), side / 2));
+        rows.push(format!(
+            "#{}$ ${}#",
+            " ".repeat(side / 2),
+            " ".repeat(side / 2 - 3)
+        ));
+        rows.extend(std::iter::repeat_n(open, side / 2));
+        rows.push(wall);
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let (board, start) = Board::new(&puzzle(&rows));
+        let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
+        let mut rooms = GoalRooms::new(&board, &ordered_goal_groups(&board, &boxes), &boxes);
+        let (near, far) = (start.boxes[0], start.boxes[1]);
+        let advice = rooms.advice(&board, &boxes, start.player, &[near]);
+        assert_eq!(advice.len(), 1);
+        assert!(rooms
+            .advice(&board, &boxes, start.player, &[far])
+            .is_empty());
     }
 }

@@ -104,7 +104,7 @@ fn best_first(
     let zobrist = Zobrist::new(board.len());
     let mut expander = Expander::new(board);
     let mut table = Table::new(boxes.len());
-    if let Some(why) = budget.exceeded(table.bytes()) {
+    if let Some(why) = budget.starting(table.bytes()) {
         return Greedy::Stopped(why);
     }
     let Some(bound) = expander.bound(board, boxes) else {
