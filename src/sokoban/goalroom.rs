@@ -485,13 +485,13 @@ fn layers_to(
     while !left.is_empty() {
         *work = work.checked_sub(board.len())?;
         let outside = player_area(board, &occupancy, cells);
+        let pulls = Pulls {
+            outside: &outside,
+            source: (sources > 0).then_some(&source),
+        };
         let mut leaving = Vec::new();
         let mut staying = Vec::new();
         for &b in &left {
-            let pulls = Pulls {
-                outside: &outside,
-                source: (sources > 0).then_some(&source),
-            };
             match can_leave(board, &mut occupancy, &mut walk, pulls, b, work)? {
                 true => leaving.push(b),
                 false => staying.push(b),
