@@ -42,6 +42,12 @@ pub(super) const WEIGHT: u64 = 5;
 /// not see; fewer areas first. 10 (two bound units) measured best of 5, 10, 15 and 30.
 const AREA_WEIGHT: u64 = 10;
 
+/// What a push onto a room's goal out of its packing order adds to its child's place
+/// in every list: ten bound units. Such a box may block the goals behind it, yet a
+/// solution may park it there a while (Microban 153's does, which a cut of those
+/// pushes, used until session 43, dropped: the pruning pass ran out of positions).
+const OUT_OF_ORDER_WEIGHT: u64 = 50;
+
 /// The priority of a position: `WEIGHT · bound + pushes`, plus [`AREA_WEIGHT`] per busy
 /// area beyond the first.
 pub(super) fn priority(weighted: u64, areas: u32) -> u64 {
@@ -125,6 +131,7 @@ fn best_first(
         areas: 1,
         boxes,
         player: region,
+        out_of_order: false,
     };
     open.push(board, root, start);
     let mut expanded: u64 = 0;
@@ -165,6 +172,7 @@ fn best_first(
             node,
             backward: backward.as_ref(),
             met: None,
+            out_of_order: false,
         };
         let found = match plans.as_mut() {
             Some(plans) => plans.expand(board, &mut frontier, &position, at, pruned),
@@ -232,6 +240,8 @@ const SECOND: u32 = 48;
 /// obstruction of the rooms' next packing step, then the priority; the busy areas
 /// first, then the priority. One ordering alone stalls on a plateau where its key no
 /// longer falls; taking turns keeps each list's best position coming. A position one list popped is skipped when another pops it again.
+/// A child of a push onto a room's goal out of its order comes [`OUT_OF_ORDER_WEIGHT`]
+/// later in each.
 struct Open {
     lists: [Heap; 3],
     turn: usize,
@@ -264,8 +274,12 @@ impl Open {
             areas,
             boxes,
             player,
+            out_of_order,
         } = position;
-        let priority = priority(WEIGHT * u64::from(bound) + u64::from(pushes), areas);
+        let mut priority = priority(WEIGHT * u64::from(bound) + u64::from(pushes), areas);
+        if out_of_order {
+            priority += OUT_OF_ORDER_WEIGHT;
+        }
         let tie = tie(bound, areas);
         let order = newest_first(id);
         let index = id as usize;
@@ -321,6 +335,8 @@ struct Ranked<'a> {
     boxes: &'a [u16],
     /// A cell of the player's region.
     player: usize,
+    /// Made by a push onto a room's goal out of its packing order.
+    out_of_order: bool,
 }
 
 /// The pruning pass's plans and tests; the complete search has none.
@@ -344,8 +360,8 @@ impl Plans {
 
     /// Expands the frontier's node (`position`, the player at `at`): nothing when a
     /// corral next to the box just pushed is lost, only the goal macros when there are
-    /// some, else the pushes (PI-corral pruned, out-of-order room goals cut, tunnel
-    /// macros in place of the pushes they extend). Returns a solved child.
+    /// some, else the pushes (PI-corral pruned, those onto a room's goal out of its
+    /// order ranked later, tunnel macros in place of the pushes they extend). Returns a solved child.
     fn expand(
         &mut self,
         board: &Board,
@@ -391,6 +407,8 @@ struct Frontier<'a> {
     backward: Option<&'a Backward>,
     /// The backward node a returned child met (then it is not solved itself).
     met: Option<u32>,
+    /// The child being added comes from a push onto a room's goal out of its order.
+    out_of_order: bool,
 }
 
 impl Frontier<'_> {
@@ -407,14 +425,6 @@ impl Frontier<'_> {
         *pruned |=
             self.expander
                 .expand(board, position, at, Detail::RegionAndAreas, plans.is_some());
-        if let Some(plans) = &plans {
-            let before = self.expander.children.len();
-            self.expander.children.retain(|c| {
-                let to = board.step(usize::from(c.push.0), usize::from(c.push.1));
-                !plans.rooms.out_of_order(to)
-            });
-            *pruned |= self.expander.children.len() < before;
-        }
         let children = std::mem::take(&mut self.expander.children);
         let base = self.zobrist.boxes(position);
         let mut found = None;
@@ -422,6 +432,8 @@ impl Frontier<'_> {
             let start = child.boxes;
             let boxes = &self.expander.child_boxes[start..start + position.len()];
             let push = (usize::from(child.push.0), usize::from(child.push.1));
+            let to = board.step(push.0, push.1);
+            self.out_of_order = plans.as_ref().is_some_and(|p| p.rooms.out_of_order(to));
             let tunnel = plans.as_mut().and_then(|p| {
                 let rooms = &p.rooms;
                 p.tunnels
@@ -438,6 +450,7 @@ impl Frontier<'_> {
                 break;
             }
         }
+        self.out_of_order = false;
         self.expander.children = children;
         found
     }
@@ -474,6 +487,7 @@ impl Frontier<'_> {
             areas: child.areas,
             boxes,
             player: usize::from(child.region),
+            out_of_order: self.out_of_order,
         };
         self.open.queue(board, id, ranked)
     }
@@ -518,6 +532,7 @@ impl Frontier<'_> {
             areas,
             boxes: &m.boxes,
             player: usize::from(region),
+            out_of_order: self.out_of_order,
         };
         self.open.queue(board, id, ranked)
     }
