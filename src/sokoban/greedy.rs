@@ -172,7 +172,6 @@ fn best_first(
             node,
             backward: backward.as_ref(),
             met: None,
-            out_of_order: false,
         };
         let found = match plans.as_mut() {
             Some(plans) => plans.expand(board, &mut frontier, &position, at, pruned),
@@ -384,7 +383,10 @@ impl Plans {
             // The goal cut: with a box ready for its room's next goal, only the macros
             // are tried (Rolling Stone); that may drop a solution, as PI corrals may.
             *pruned = true;
-            return macros.iter().find_map(|m| frontier.add_macro(board, m));
+            // Goal macros and the advisor's fill a room's next layer: in order.
+            return macros
+                .iter()
+                .find_map(|m| frontier.add_macro(board, m, false));
         }
         let found = frontier.expand(board, position, at, Some(self), pruned);
         if found.is_some() {
@@ -392,7 +394,9 @@ impl Plans {
         }
         let ready = frontier.open.packing.ready(board, position, at);
         let advice = self.rooms.advice(board, position, at, &ready);
-        advice.iter().find_map(|m| frontier.add_macro(board, m))
+        advice
+            .iter()
+            .find_map(|m| frontier.add_macro(board, m, false))
     }
 }
 
@@ -407,8 +411,6 @@ struct Frontier<'a> {
     backward: Option<&'a Backward>,
     /// The backward node a returned child met (then it is not solved itself).
     met: Option<u32>,
-    /// The child being added comes from a push onto a room's goal out of its order.
-    out_of_order: bool,
 }
 
 impl Frontier<'_> {
@@ -433,7 +435,7 @@ impl Frontier<'_> {
             let boxes = &self.expander.child_boxes[start..start + position.len()];
             let push = (usize::from(child.push.0), usize::from(child.push.1));
             let to = board.step(push.0, push.1);
-            self.out_of_order = plans.as_ref().is_some_and(|p| p.rooms.out_of_order(to));
+            let out_of_order = plans.as_ref().is_some_and(|p| p.rooms.out_of_order(to));
             let tunnel = plans.as_mut().and_then(|p| {
                 let rooms = &p.rooms;
                 p.tunnels
@@ -442,22 +444,29 @@ impl Frontier<'_> {
             found = match tunnel {
                 Some(m) => {
                     *pruned = true;
-                    self.add_macro(board, &m)
+                    self.add_macro(board, &m, out_of_order)
                 }
-                None => self.add_push(board, base, position.len(), child),
+                None => self.add_push(board, base, position.len(), child, out_of_order),
             };
             if found.is_some() {
                 break;
             }
         }
-        self.out_of_order = false;
         self.expander.children = children;
         found
     }
 
-    /// Stores and queues one push's child (`base`: the hash of the node's `n` boxes),
-    /// unless the table has it; returns it when it is solved.
-    fn add_push(&mut self, board: &Board, base: u64, n: usize, child: &Child) -> Option<u32> {
+    /// Stores and queues one push's child (`base`: the hash of the node's `n` boxes;
+    /// `out_of_order`: the push fills a room's goal out of its order), unless the table
+    /// has it; returns it when it is solved.
+    fn add_push(
+        &mut self,
+        board: &Board,
+        base: u64,
+        n: usize,
+        child: &Child,
+        out_of_order: bool,
+    ) -> Option<u32> {
         let boxes = &self.expander.child_boxes[child.boxes..child.boxes + n];
         let hash = self
             .zobrist
@@ -487,15 +496,15 @@ impl Frontier<'_> {
             areas: child.areas,
             boxes,
             player: usize::from(child.region),
-            out_of_order: self.out_of_order,
+            out_of_order,
         };
         self.open.queue(board, id, ranked)
     }
 
     /// Stores the macro's last position as a child of the node (its earlier positions
-    /// as hidden links, so the solution lists every push) and queues it; returns it
-    /// when it is solved.
-    fn add_macro(&mut self, board: &Board, m: &Macro) -> Option<u32> {
+    /// as hidden links, so the solution lists every push) and queues it, later when its
+    /// first push fills a room's goal `out_of_order`; returns it when it is solved.
+    fn add_macro(&mut self, board: &Board, m: &Macro, out_of_order: bool) -> Option<u32> {
         let region = self.expander.region(board, &m.boxes, m.player) as u16;
         let hash = self.zobrist.boxes(&m.boxes) ^ self.zobrist.player_at(usize::from(region));
         if self.table.find(hash, &m.boxes, region).is_some() {
@@ -532,7 +541,7 @@ impl Frontier<'_> {
             areas,
             boxes: &m.boxes,
             player: usize::from(region),
-            out_of_order: self.out_of_order,
+            out_of_order,
         };
         self.open.queue(board, id, ranked)
     }
