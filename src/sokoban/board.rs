@@ -236,4 +236,18 @@ pub mod testing {
         }
         p
     }
+
+    /// A room of `width` × `height` floor cells walled round: its first rows are `top`
+    /// (each padded with floor to the width), the rest open floor.
+    pub fn room(width: usize, height: usize, top: &[String]) -> Puzzle {
+        let wall = "#".repeat(width + 2);
+        let mut rows = vec![wall.clone()];
+        for r in 0..height {
+            let inside = top.get(r).map_or("", String::as_str);
+            rows.push(format!("#{inside:<width$}#"));
+        }
+        rows.push(wall);
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        puzzle(&rows)
+    }
 }

@@ -605,7 +605,7 @@ fn can_leave(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sokoban::board::testing::puzzle;
+    use crate::sokoban::board::testing::{puzzle, room};
 
     /// A goal column filled from the bottom; the box two cells from its entrance.
     const COLUMN: [&str; 6] = [
@@ -650,20 +650,10 @@ mod tests {
     #[test]
     fn a_push_search_past_its_work_gives_no_macro() {
         let side = 60;
-        let wall = "#".repeat(side + 2);
-        let open = format!("#{}#", " ".repeat(side));
-        let mut rows = vec![wall.clone(), format!("#...{}#", " ".repeat(side - 3))];
-        rows.push(format!("#@  ${}#", " ".repeat(side - 4)));
-        rows.extend(std::iter::repeat_n(open.clone(), side / 2));
-        rows.push(format!(
-            "#{}$ ${}#",
-            " ".repeat(side / 2),
-            " ".repeat(side / 2 - 3)
-        ));
-        rows.extend(std::iter::repeat_n(open, side / 2));
-        rows.push(wall);
-        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let (board, start) = Board::new(&puzzle(&rows));
+        let mut top = vec!["...".to_string(), "@  $".to_string()];
+        top.extend(std::iter::repeat_n(String::new(), side / 2));
+        top.push(format!("{}$ $", " ".repeat(side / 2)));
+        let (board, start) = Board::new(&room(side, side + 3, &top));
         let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
         let mut rooms = GoalRooms::new(&board, &ordered_goal_groups(&board, &boxes), &boxes);
         let (near, far) = (start.boxes[0], start.boxes[1]);

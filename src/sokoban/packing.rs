@@ -373,7 +373,7 @@ fn walked(board: &Board, reach: &Reach, from: usize, to: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sokoban::board::testing::puzzle;
+    use crate::sokoban::board::testing::{puzzle, room};
     use crate::sokoban::goalroom::ordered_goal_groups;
 
     /// Three goals in a row along a wall, entered from the right: the leftmost first.
@@ -459,16 +459,8 @@ mod tests {
     #[test]
     fn a_room_on_a_huge_floor_gets_no_routes() {
         let side = 130;
-        let wall = "#".repeat(side + 2);
-        let open = format!("#{}#", " ".repeat(side));
-        let mut rows = vec![wall.clone(), format!("#...{}#", " ".repeat(side - 3))];
-        rows.push(format!("#  ${}#", " ".repeat(side - 3)));
-        rows.push(format!("#@ ${}#", " ".repeat(side - 3)));
-        rows.push(format!("#  ${}#", " ".repeat(side - 3)));
-        rows.extend(std::iter::repeat_n(open, side - 4));
-        rows.push(wall);
-        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let (board, start) = Board::new(&puzzle(&rows));
+        let top = ["...", "  $", "@ $", "  $"].map(String::from);
+        let (board, start) = Board::new(&room(side, side, &top));
         let boxes: Vec<u16> = start.boxes.iter().map(|&b| b as u16).collect();
         // A room with a packing order, so only the budget leaves it without routes.
         let groups = ordered_goal_groups(&board, &boxes);
