@@ -203,8 +203,10 @@ if [ -z "$set_path" ]; then
     "$tools/venv/bin/python" "$here/stress_failure.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
       --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
   fi
+  # BOXLS_PERF_SIZES=1000,2000 picks the rooms (default 100,1000,2000).
   if want preview_perf; then
     "$tools/venv/bin/python" "$here/preview_perf.py" --url "http://127.0.0.1:$port/?folder=$tmp/workspace" \
-      --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)"
+      --workspace "$tmp/workspace" --boxls "$boxls" --out "$out" --chromium "$(chromium_binary)" \
+      ${BOXLS_PERF_SIZES:+--sizes "$BOXLS_PERF_SIZES"}
   fi
 fi

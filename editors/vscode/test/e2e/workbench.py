@@ -23,6 +23,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-gpu",
 ]
+VIEWPORT = {"width": 1400, "height": 900}
 
 
 class Failure(Exception):
@@ -32,11 +33,26 @@ class Failure(Exception):
 class Workbench:
     """The VS Code page, with the few gestures the test needs."""
 
-    def __init__(self, page: Page, out: Path):
+    def __init__(self, page: Page, out: Path, url: str = ""):
         self.page = page
         self.out = out
+        self.url = url
         self.shots = 0
         self.passed = 0
+
+    def open(self):
+        """Loads the workbench at `self.url` and waits for it."""
+        self.page.set_default_timeout(TIMEOUT * 1000)
+        self.page.goto(self.url)
+        self.wait_for("the workbench", lambda: self.page.locator(".monaco-workbench").is_visible(), 180)
+
+    def new_window(self):
+        """The same workspace in a new browser window with a profile of its own (no
+        service worker, no storage: what a first window sees); the old one is closed."""
+        browser = self.page.context.browser
+        self.page.context.close()
+        self.page = browser.new_page(viewport=VIEWPORT)
+        self.open()
 
     # --- waiting and looking -------------------------------------------------------
 
@@ -166,14 +182,11 @@ def run(args, out: Path, label: str, steps):
     is printed and ends the driver with exit code 1, else `label: N passed` is printed."""
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.set_default_timeout(TIMEOUT * 1000)
-        wb = Workbench(page, out)
+        wb = Workbench(browser.new_page(viewport=VIEWPORT), out, args.url)
         wb.workspace = args.workspace
         wb.boxls = args.boxls
         try:
-            page.goto(args.url)
-            wb.wait_for("the workbench", lambda: page.locator(".monaco-workbench").is_visible(), 180)
+            wb.open()
             steps(wb)
         except Failure as err:
             print(f"FAILED: {err}", file=sys.stderr)
