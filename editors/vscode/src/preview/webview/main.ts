@@ -251,6 +251,11 @@ function showReplay(next: Replay, answeredAt: number | undefined, openedAt: numb
 /** Runs `steps`, letting the page run (and VS Code's window, which shares its thread)
  * every `SLICE_MS` or so; false if `current()` turns false meanwhile. */
 async function runSliced(steps: Iterator<void>, current: () => boolean): Promise<boolean> {
+  // The task that took the message has decoded it: the painting starts in a task of its own.
+  await yieldToPage();
+  if (!current()) {
+    return false;
+  }
   let start = performance.now();
   const sliced = () => {
     const took = performance.now() - start;
