@@ -31,10 +31,10 @@ pub use hover::{hover, HoverFormat};
 pub use lens::{lenses, Lens};
 pub use levels::{
     all_level_solution_edits, cell_at as level_cell_at, insert_level_solution, level_actions,
-    level_conversion, level_folding_ranges, level_hints, level_hover, level_lenses,
+    level_conversion, level_folding_ranges, level_hints, level_hover, level_lenses, level_offer,
     level_solver_diagnostics, level_state, level_state_at, level_states, level_symbols,
-    level_tokens, maze_conversion, positions_to_solve, solve_level, Best, Conversion, LevelAction,
-    LevelFile, LevelState, LevelStatus, Searching,
+    level_tokens, maze_conversion, maze_offer, positions_to_solve, solve_level, Best, Conversion,
+    LevelAction, LevelFile, LevelState, LevelStatus, Offer, Searching,
 };
 pub use replay::{board_after, board_runs, level_replay, replay, Board, Frame, Replay};
 pub use state::{maze_state, maze_state_at, maze_states, MazeState, Recorded, StateKind};

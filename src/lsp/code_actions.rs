@@ -32,7 +32,9 @@ use super::hardest::{self, parse_uri, HardestRequest};
 use super::maze_watch::{fingerprint, valid, Watched};
 use super::view::{Dead, View};
 use super::Backend;
-use crate::ide::{self, Action, ActionKind, ActionKinds, Conversion, LevelAction, MazeStatus};
+use crate::ide::{
+    self, Action, ActionKind, ActionKinds, Conversion, LevelAction, MazeStatus, Offer,
+};
 use crate::maze::Grid;
 
 use super::commands::{Write, APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_KIND};
@@ -41,6 +43,8 @@ use super::commands::{Write, APPLY_EDIT_COMMAND, INSERT_ALL_COMMAND, INSERT_ALL_
 const INSERT_ALL_ACTION: &str = "insertAll";
 /// The `action` of the data of "Insert optimal solution" offered while solving.
 const INSERT_ONE_ACTION: &str = "insertSolution";
+/// The `action` of the data of a conversion offered to a client that resolves.
+const CONVERT_ACTION: &str = "convert";
 
 pub fn code_actions(
     view: &View,
@@ -58,17 +62,31 @@ pub fn code_actions(
         None => box_actions(view, uri, range.clone(), only),
     };
     if support.code_action_literals && support.create_files && wanted(only, CONVERT_KIND) {
-        let conversion = match view.levels() {
-            Some(levels) => ide::level_conversion(&levels, range.start),
-            None => ide::maze_conversion(&view.file(), range.start),
+        let action = if support.code_action_resolve {
+            offer(view, range.start)
+                .and_then(|offer| offered_conversion(view, uri, range.start, offer))
+        } else {
+            conversion(view, range.start).and_then(|conversion| converted(uri, conversion))
         };
-        answer.extend(
-            conversion
-                .and_then(|conversion| converted(uri, conversion))
-                .map(CodeActionOrCommand::CodeAction),
-        );
+        answer.extend(action.map(CodeActionOrCommand::CodeAction));
     }
     answer
+}
+
+/// The conversion of the maze or level at `offset`, its new file's text made.
+fn conversion(view: &View, offset: usize) -> Option<Conversion> {
+    match view.levels() {
+        Some(levels) => ide::level_conversion(&levels, offset),
+        None => ide::maze_conversion(&view.file(), offset),
+    }
+}
+
+/// What [`conversion`] would offer at `offset`, without making the text.
+fn offer(view: &View, offset: usize) -> Option<Offer> {
+    match view.levels() {
+        Some(levels) => ide::level_offer(&levels, offset),
+        None => ide::maze_offer(&view.file(), offset),
+    }
 }
 
 /// The code action kind of the conversions.
@@ -104,10 +122,39 @@ fn level_actions(view: &View, uri: &Uri, actions: Vec<LevelAction>) -> Vec<CodeA
         .collect()
 }
 
+/// A conversion offered to a client that resolves: the edit, with the new file's text,
+/// is made by `codeAction/resolve` for the version and offset in its `data`. Offered
+/// only where the eager form would be (a name for the new file).
+fn offered_conversion(view: &View, uri: &Uri, offset: usize, offer: Offer) -> Option<CodeAction> {
+    sibling(uri, &offer.suffix, offer.extension)?;
+    Some(CodeAction {
+        title: offer.title,
+        kind: Some(CodeActionKind::new(CONVERT_KIND)),
+        data: Some(json!({
+            "action": CONVERT_ACTION,
+            "uri": uri.as_str(),
+            "version": view.version,
+            "offset": offset,
+        })),
+        ..CodeAction::default()
+    })
+}
+
 /// A conversion as an action creating its file (never over an existing one: the
 /// client refuses the whole edit if the name was taken meanwhile).
 fn converted(uri: &Uri, conversion: Conversion) -> Option<CodeAction> {
-    let target = sibling(uri, &conversion.suffix, conversion.extension)?;
+    let Conversion { offer, text } = conversion;
+    Some(CodeAction {
+        title: offer.title.clone(),
+        kind: Some(CodeActionKind::new(CONVERT_KIND)),
+        edit: Some(conversion_edit(uri, &offer, text)?),
+        ..CodeAction::default()
+    })
+}
+
+/// The edit that creates the conversion's file beside `uri` and writes `text` into it.
+fn conversion_edit(uri: &Uri, offer: &Offer, text: String) -> Option<WorkspaceEdit> {
+    let target = sibling(uri, &offer.suffix, offer.extension)?;
     let create = DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
         uri: target.clone(),
         options: Some(CreateFileOptions {
@@ -124,17 +171,12 @@ fn converted(uri: &Uri, conversion: Conversion) -> Option<CodeAction> {
         },
         edits: vec![OneOf::Left(LspTextEdit {
             range: LspRange::new(start, start),
-            new_text: conversion.text,
+            new_text: text,
         })],
     });
-    Some(CodeAction {
-        title: conversion.title,
-        kind: Some(CodeActionKind::new(CONVERT_KIND)),
-        edit: Some(WorkspaceEdit {
-            document_changes: Some(DocumentChanges::Operations(vec![create, write])),
-            ..WorkspaceEdit::default()
-        }),
-        ..CodeAction::default()
+    Some(WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Operations(vec![create, write])),
+        ..WorkspaceEdit::default()
     })
 }
 
@@ -301,6 +343,23 @@ pub enum Unresolved {
     Hardest(HardestRequest),
     InsertAll { uri: Uri },
     InsertSolution(InsertRequest),
+    Convert(ConvertRequest),
+}
+
+/// The data of a conversion offered to a client that resolves.
+#[derive(Debug, Deserialize)]
+pub struct ConvertRequest {
+    uri: String,
+    /// The document version it was offered for: the offset means nothing in another.
+    version: i32,
+    /// Where the cursor was: the maze or level there is the one converted.
+    offset: usize,
+}
+
+impl ConvertRequest {
+    pub fn uri(&self) -> Result<Uri> {
+        parse_uri(&self.uri)
+    }
 }
 
 /// The data of "Insert optimal solution" offered while its maze was being solved.
@@ -345,6 +404,9 @@ pub fn unresolved(data: Value) -> Result<Unresolved> {
                 uri: parse_uri(&data.uri)?,
             })
         }
+        Some(CONVERT_ACTION) => serde_json::from_value(data)
+            .map(Unresolved::Convert)
+            .map_err(malformed),
         Some(INSERT_ONE_ACTION) => {
             let request: InsertRequest = serde_json::from_value(data).map_err(malformed)?;
             if request.maze == 0 {
@@ -363,6 +425,25 @@ pub fn resolve(view: &View, uri: &Uri, mut action: CodeAction) -> CodeAction {
         action.edit = Some(view.workspace_edit(uri, &edits));
     }
     action
+}
+
+/// `codeAction/resolve` of a conversion: its edit, made for the version it was offered
+/// for; `ContentModified` once the document has moved on.
+pub fn resolve_conversion(
+    view: &View,
+    uri: &Uri,
+    request: &ConvertRequest,
+    mut action: CodeAction,
+) -> Result<CodeAction> {
+    let changed = || {
+        content_modified("the document has changed since the conversion was offered".to_string())
+    };
+    if view.version != request.version {
+        return Err(changed());
+    }
+    let Conversion { offer, text } = conversion(view, request.offset).ok_or_else(changed)?;
+    action.edit = Some(conversion_edit(uri, &offer, text).ok_or_else(changed)?);
+    Ok(action)
 }
 
 fn content_modified(message: String) -> Error {

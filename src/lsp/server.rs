@@ -250,6 +250,18 @@ impl LanguageServer for Backend {
             Unresolved::InsertSolution(request) => {
                 self.resolve_insert_solution(request, action).await
             }
+            Unresolved::Convert(request) => {
+                let uri = request.uri()?;
+                self.with_view("codeAction/resolve", &uri, Dead::Skip, |view| {
+                    code_actions::resolve_conversion(view, &uri, &request, action.clone())
+                })
+                .await?
+                .unwrap_or_else(|| {
+                    Err(Error::invalid_params(
+                        "codeAction/resolve: the document is not open",
+                    ))
+                })
+            }
             Unresolved::InsertAll { uri } => {
                 let resolved = self
                     .with_view("codeAction/resolve", &uri, Dead::Skip, |view| {

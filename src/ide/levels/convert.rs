@@ -7,15 +7,23 @@ use super::LevelFile;
 use crate::ide::FileView;
 use crate::level::{level_to_box, maze_to_xsb};
 
-/// A new file to create beside the document.
+/// A new file to create beside the document: what it is offered as, and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conversion {
+    pub offer: Offer,
+    pub text: String,
+}
+
+/// A conversion as offered, before its text is made: a client that resolves code
+/// actions asks for the text only when the conversion is chosen (a 2000×2000 maze's
+/// XSB is 4 MB, and the offer goes out on every move of the cursor).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
     pub title: String,
     /// What goes after the document's name: `level-3` (`name-level-3.box`).
     pub suffix: String,
     /// The new file's extension: `box` or `xsb`.
     pub extension: &'static str,
-    pub text: String,
 }
 
 /// The level at `offset` as a `.box` file, when it can be one (one box, one goal,
@@ -23,23 +31,37 @@ pub struct Conversion {
 pub fn level_conversion(file: &LevelFile, offset: usize) -> Option<Conversion> {
     let level = file.level_at(offset)?;
     let text = level_to_box(file.text, level)?;
-    Some(Conversion {
+    let offer = Offer {
         title: format!("Convert {} to .box", level_name(level)),
         suffix: format!("level-{}", level.index),
         extension: "box",
-        text,
-    })
+    };
+    Some(Conversion { offer, text })
+}
+
+/// What [`level_conversion`] offers at `offset`. Whether a level converts is known only
+/// by converting it, so this makes the text (a level is small) and drops it.
+pub fn level_offer(file: &LevelFile, offset: usize) -> Option<Offer> {
+    level_conversion(file, offset).map(|conversion| conversion.offer)
 }
 
 /// The maze at `offset` as an XSB level, when it has a playable grid.
 pub fn maze_conversion(file: &FileView, offset: usize) -> Option<Conversion> {
+    let offer = maze_offer(file, offset)?;
     let (maze, _) = file.maze_at(offset)?;
     let text = maze_to_xsb(file.text, maze, false)?;
-    Some(Conversion {
+    Some(Conversion { offer, text })
+}
+
+/// What [`maze_conversion`] offers at `offset`, without making the text: any maze with
+/// a playable grid converts.
+pub fn maze_offer(file: &FileView, offset: usize) -> Option<Offer> {
+    let (maze, _) = file.maze_at(offset)?;
+    maze.grid.as_ref()?;
+    Some(Offer {
         title: format!("Convert Maze #{} to XSB", maze.index),
         suffix: format!("maze-{}", maze.index),
         extension: "xsb",
-        text,
     })
 }
 
@@ -53,7 +75,12 @@ mod tests {
 
     fn check(conversion: Option<Conversion>, expect: Expect) {
         let shown = conversion.map_or("(none)".to_string(), |c| {
-            format!("{} → *-{}.{}\n{}", c.title, c.suffix, c.extension, c.text)
+            let Offer {
+                title,
+                suffix,
+                extension,
+            } = c.offer;
+            format!("{title} → *-{suffix}.{extension}\n{}", c.text)
         });
         expect.assert_eq(&shown);
     }
@@ -105,5 +132,21 @@ mod tests {
             Solution: rR
         "#]],
         );
+    }
+
+    #[test]
+    fn an_offer_is_its_conversion_without_the_text() {
+        let mazes = "1 3\nSBT\n1 3\nSxT\n1 4\nS.BT\n; solution: eE\n0 0\n";
+        let fixture = BoxFixture::solved(mazes);
+        for offset in 0..=mazes.len() {
+            let made = maze_conversion(&fixture.view(), offset).map(|c| c.offer);
+            assert_eq!(maze_offer(&fixture.view(), offset), made, "at {offset}");
+        }
+        let levels = "; Many\n\n######\n#@$$..#\n#######\n\n; One\n\n#####\n#@$.#\n#####\n";
+        let fixture = Fixture::new(levels);
+        for offset in 0..=levels.len() {
+            let made = level_conversion(&fixture.view(), offset).map(|c| c.offer);
+            assert_eq!(level_offer(&fixture.view(), offset), made, "at {offset}");
+        }
     }
 }

@@ -17,7 +17,7 @@ mod tokens;
 pub use actions::{
     all_level_solution_edits, insert_level_solution, level_actions, level_lenses, LevelAction,
 };
-pub use convert::{level_conversion, maze_conversion, Conversion};
+pub use convert::{level_conversion, level_offer, maze_conversion, maze_offer, Conversion, Offer};
 pub use hover::level_hover;
 pub use solve::{
     level_hints, level_solver_diagnostics, positions_to_solve, solve_level, Best, LevelStatus,

@@ -1264,6 +1264,64 @@ async fn conversions_create_a_free_sibling_file_for_a_client_that_can() {
     assert_eq!(conversion_at(&mut plain, &uri, at(7, 3)).await, None);
 }
 
+/// `converting_client`, which also resolves code actions (their edit) and keeps `data`.
+fn resolving_client() -> Value {
+    let mut capabilities = converting_client();
+    let code_action = &mut capabilities["textDocument"]["codeAction"];
+    code_action["dataSupport"] = json!(true);
+    code_action["resolveSupport"] = json!({ "properties": ["edit"] });
+    capabilities
+}
+
+#[tokio::test]
+async fn a_resolving_client_gets_a_conversions_text_only_when_it_chooses_it() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let uri = format!("file://{}/room.box", dir.path().display());
+    // A 300×300 room: its XSB (90 KB) would go out on every move of the cursor.
+    let n = 300;
+    let mut rows = vec![vec!['.'; n]; n];
+    (rows[0][1], rows[1][1], rows[n - 2][n - 2]) = ('S', 'B', 'T');
+    let rows: Vec<String> = rows.into_iter().map(String::from_iter).collect();
+    let text = format!("{n} {n}\n{}\n0 0\n", rows.join("\n"));
+
+    let mut eager = Client::start(Options::default());
+    eager.initialize_with(converting_client(), json!({})).await;
+    open(&mut eager, &uri, "box", &text, 1).await;
+    let (title, target, xsb) = conversion_at(&mut eager, &uri, at(2, 2))
+        .await
+        .expect("the eager client's conversion");
+
+    let mut client = Client::start(Options::default());
+    client.initialize_with(resolving_client(), json!({})).await;
+    open(&mut client, &uri, "box", &text, 1).await;
+    let params = json!({
+        "textDocument": { "uri": uri },
+        "range": { "start": at(2, 2), "end": at(2, 2) },
+        "context": { "diagnostics": [], "only": ["refactor.extract"] },
+    });
+    let offered = client
+        .request("textDocument/codeAction", params.clone())
+        .await;
+    assert!(offered.to_string().len() < 1000, "{offered}");
+    let action = offered[0].clone();
+    assert_eq!(action["title"], json!(title));
+    assert!(action["edit"].is_null(), "{action}");
+    let resolved = client.request("codeAction/resolve", action.clone()).await;
+    let changes = resolved["edit"]["documentChanges"].clone();
+    assert_eq!(changes[0]["kind"], "create", "{resolved}");
+    assert_eq!(changes[0]["uri"], json!(target));
+    let edits = changes[1]["edits"].as_array().cloned().unwrap_or_default();
+    assert_eq!(apply_edits("", &edits, false), xsb);
+
+    // Once the document has moved on, the offer no longer holds.
+    let typed = json!({ "range": { "start": at(1, 3), "end": at(1, 4) }, "text": "#" });
+    change(&mut client, &uri, &text, 2, &[typed]).await;
+    let stale = client.request_raw("codeAction/resolve", action).await;
+    assert_eq!(stale["error"]["code"], -32801, "{stale}");
+    let again = client.request("textDocument/codeAction", params).await;
+    assert_eq!(again[0]["data"]["version"], json!(2), "{again}");
+}
+
 #[tokio::test]
 async fn maze_and_mazes_describe_levels() {
     let (mut client, _) = Client::initialized(false).await;
