@@ -180,7 +180,7 @@ pub fn delta(
     let result = match base {
         Some(base) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
             result_id: Some(id.clone()),
-            edits: diff_pieces(&base.pieces, &pieces).into_iter().collect(),
+            edits: diff_pieces(&base.pieces, &pieces),
         }),
         None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
             result_id: Some(id.clone()),
@@ -190,9 +190,9 @@ pub fn delta(
     (result, LastAnswer { id, pieces })
 }
 
-/// The edit from `old` to `new`: pieces the same at both ends are skipped by
-/// comparing them (shared sections by pointer); the rest is diffed token by token.
-fn diff_pieces(old: &[Piece], new: &[Piece]) -> Option<SemanticTokensEdit> {
+/// The edits from `old` to `new`: pieces the same at both ends are skipped by
+/// comparing them (shared sections by pointer); the rest is diffed line by line.
+fn diff_pieces(old: &[Piece], new: &[Piece]) -> Vec<SemanticTokensEdit> {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a.same(b)).count();
     let suffix = old[prefix..]
         .iter()
@@ -203,57 +203,224 @@ fn diff_pieces(old: &[Piece], new: &[Piece]) -> Option<SemanticTokensEdit> {
     let skipped: usize = old[..prefix].iter().map(|piece| piece.data.len()).sum();
     let old_middle = flatten(&old[prefix..old.len() - suffix]);
     let new_middle = flatten(&new[prefix..new.len() - suffix]);
-    let mut edit = diff(&old_middle, &new_middle)?;
-    edit.start += (skipped * 5) as u32;
-    Some(edit)
+    let mut edits = diff(&old_middle, &new_middle);
+    for edit in &mut edits {
+        edit.start += (skipped * 5) as u32;
+    }
+    edits
 }
 
-/// One edit replacing what differs between the common prefix and suffix (in the
-/// integers LSP counts, five per token); none when nothing changed.
-fn diff(old: &[SemanticToken], new: &[SemanticToken]) -> Option<SemanticTokensEdit> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
+/// The edits (in the integers LSP counts, five per token, in order, none overlapping)
+/// that turn `old` into `new`; none when nothing changed. A token is kept where both
+/// have it at the same place after a token at the same place (its relative encoding is
+/// then the same); what lies between kept tokens is replaced. Not one span from the first
+/// difference to the last: a solve's dead squares change the two ends of every row of a
+/// room, and one span would resend all of it (5 MB at 2000×2000).
+fn diff(old: &[SemanticToken], new: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
+    let (old_at, new_at) = (absolute(old), absolute(new));
+    let kept = |i: usize, j: usize| {
+        old[i].length == new[j].length
+            && old[i].token_type == new[j].token_type
+            && old[i].token_modifiers_bitset == new[j].token_modifiers_bitset
+            && old_at[i] == new_at[j]
+            && (i.checked_sub(1).map(|p| old_at[p]) == j.checked_sub(1).map(|p| new_at[p]))
+    };
+    let mut edits = Vec::new();
+    // Where the run of replaced tokens being gathered began, in `old` and in `new`.
+    let mut run: Option<(usize, usize)> = None;
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        if i < old.len() && j < new.len() && kept(i, j) {
+            if let Some((from_old, from_new)) = run.take() {
+                edits.push(replace(from_old..i, &new[from_new..j]));
+            }
+            (i, j) = (i + 1, j + 1);
+            continue;
+        }
+        run.get_or_insert((i, j));
+        match (old_at.get(i), new_at.get(j)) {
+            (Some(a), Some(b)) if a < b => i += 1,
+            (Some(a), Some(b)) if a > b => j += 1,
+            (Some(_), Some(_)) => (i, j) = (i + 1, j + 1),
+            (Some(_), None) => i += 1,
+            _ => j += 1,
+        }
+    }
+    if let Some((from_old, from_new)) = run {
+        edits.push(replace(from_old..old.len(), &new[from_new..]));
+    }
+    edits
+}
+
+/// Each token's (line, start), counted from the first token's base.
+fn absolute(tokens: &[SemanticToken]) -> Vec<(u32, u32)> {
+    let (mut line, mut start) = (0u32, 0u32);
+    tokens
         .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let removed = old.len() - prefix - suffix;
-    let inserted = &new[prefix..new.len() - suffix];
-    (removed > 0 || !inserted.is_empty()).then(|| SemanticTokensEdit {
-        start: (prefix * 5) as u32,
-        delete_count: (removed * 5) as u32,
+        .map(|token| {
+            if token.delta_line > 0 {
+                (line, start) = (line + token.delta_line, token.delta_start);
+            } else {
+                start += token.delta_start;
+            }
+            (line, start)
+        })
+        .collect()
+}
+
+/// The edit replacing `old`'s tokens `removed` by `inserted`.
+fn replace(removed: std::ops::Range<usize>, inserted: &[SemanticToken]) -> SemanticTokensEdit {
+    SemanticTokensEdit {
+        start: (removed.start * 5) as u32,
+        delete_count: (removed.len() * 5) as u32,
         data: Some(inserted.to_vec()),
-    })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn token(n: u32) -> SemanticToken {
-        SemanticToken {
-            delta_line: n,
-            delta_start: 0,
-            length: 1,
-            token_type: 0,
-            token_modifiers_bitset: 0,
+    /// `old` with `edits` applied as a client does (from the last: each start counts in
+    /// `old`).
+    fn applied(old: &[SemanticToken], edits: &[SemanticTokensEdit]) -> Vec<SemanticToken> {
+        let mut out = old.to_vec();
+        for edit in edits.iter().rev() {
+            let (start, count) = (edit.start as usize / 5, edit.delete_count as usize / 5);
+            out.splice(start..start + count, edit.data.clone().unwrap_or_default());
         }
+        out
     }
 
     #[test]
     fn the_delta_is_the_changed_middle() {
-        let old: Vec<_> = [1, 2, 3, 4].map(token).into();
-        let new: Vec<_> = [1, 9, 9, 4].map(token).into();
-        let edit = diff(&old, &new).expect("a change");
-        assert_eq!((edit.start, edit.delete_count), (5, 10));
-        assert_eq!(edit.data, Some(vec![token(9), token(9)]));
-        assert!(diff(&old, &old).is_none());
-        let shorter: Vec<_> = [1, 4].map(token).into();
-        let edit = diff(&old, &shorter).expect("a change");
-        assert_eq!(
-            (edit.start, edit.delete_count, edit.data),
-            (5, 10, Some(vec![]))
+        let line = |l: u32, token_type: u32| (l, 0, 1, token_type, 0);
+        let old = encoded(&[line(0, 0), line(1, 0), line(2, 0), line(3, 0)]);
+        let new = encoded(&[line(0, 0), line(1, 2), line(2, 2), line(3, 0)]);
+        let edits = diff(&old, &new);
+        assert_eq!(edits.len(), 1);
+        assert_eq!((edits[0].start, edits[0].delete_count), (5, 10));
+        assert_eq!(edits[0].data.as_deref(), Some(&new[1..3]));
+        assert!(diff(&old, &old).is_empty());
+        // Two lines gone: the next line's token now counts from line 0, so it goes too.
+        let shorter = encoded(&[line(0, 0), line(3, 0)]);
+        let edits = diff(&old, &shorter);
+        assert_eq!(applied(&old, &edits), shorter);
+        assert_eq!(edits.len(), 1);
+        assert_eq!((edits[0].start, edits[0].delete_count), (5, 15));
+    }
+
+    /// Tokens from (line, start, length, type, modifiers), in order, encoded as LSP does.
+    fn encoded(cells: &[(u32, u32, u32, u32, u32)]) -> Vec<SemanticToken> {
+        let (mut line, mut start) = (0, 0);
+        cells
+            .iter()
+            .map(|&(l, s, length, token_type, modifiers)| {
+                let token = SemanticToken {
+                    delta_line: l - line,
+                    delta_start: if l == line { s - start } else { s },
+                    length,
+                    token_type,
+                    token_modifiers_bitset: modifiers,
+                };
+                (line, start) = (l, s);
+                token
+            })
+            .collect()
+    }
+
+    /// A `size`² room's tokens: floor runs and a rock every fourth cell of every fourth
+    /// row; with `dead`, each row's two end cells are dead floor (as after a solve).
+    fn room(size: u32, dead: bool) -> Vec<SemanticToken> {
+        const ROCK: u32 = 0;
+        const FREE: u32 = 1;
+        let mut cells = Vec::new();
+        for line in 0..size {
+            let rocks: Vec<u32> = if line % 4 == 2 {
+                (2..size - 2).step_by(4).collect()
+            } else {
+                Vec::new()
+            };
+            let mut at = 0;
+            let floor = |cells: &mut Vec<_>, from: u32, to: u32| {
+                let (mut from, mut to) = (from, to);
+                if dead && from == 0 {
+                    cells.push((line, 0, 1, FREE, 1));
+                    from = 1;
+                }
+                let last = dead && to == size;
+                if last {
+                    to -= 1;
+                }
+                if to > from {
+                    cells.push((line, from, to - from, FREE, 0));
+                }
+                if last {
+                    cells.push((line, to, 1, FREE, 1));
+                }
+            };
+            for rock in rocks {
+                floor(&mut cells, at, rock);
+                cells.push((line, rock, 1, ROCK, 0));
+                at = rock + 1;
+            }
+            floor(&mut cells, at, size);
+        }
+        encoded(&cells)
+    }
+
+    #[test]
+    fn a_solves_dead_ends_are_sent_as_edits_at_the_rows_ends() {
+        let (before, after) = (room(400, false), room(400, true));
+        let edits = diff(&before, &after);
+        assert_eq!(applied(&before, &edits), after);
+        let sent: usize = edits
+            .iter()
+            .map(|e| e.data.as_ref().map_or(0, Vec::len))
+            .sum();
+        // One span would resend every token; the edits hold the rows' ends.
+        assert!(
+            sent * 5 < after.len(),
+            "{sent} of {} tokens sent",
+            after.len()
         );
+        assert!(diff(&after, &after).is_empty());
+    }
+
+    #[test]
+    fn applying_the_edits_gives_the_new_tokens() {
+        // Small random token lists, each edited at random: the edits always rebuild it.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        fn make(lines: u32, next: &mut impl FnMut(u32) -> u32) -> Vec<SemanticToken> {
+            let mut cells = Vec::new();
+            for line in 0..lines {
+                let mut at = next(3);
+                for _ in 0..next(4) {
+                    let length = 1 + next(3);
+                    cells.push((line, at, length, next(3), next(2)));
+                    at += length + next(2);
+                }
+            }
+            encoded(&cells)
+        }
+        for _ in 0..3000 {
+            let lines = 1 + next(6);
+            let old = make(lines, &mut next);
+            let more = next(2);
+            let new = make(lines + more, &mut next);
+            let edits = diff(&old, &new);
+            assert_eq!(applied(&old, &edits), new, "{old:?} → {new:?}: {edits:?}");
+            let mut last_end = 0;
+            for edit in &edits {
+                assert!(edit.start >= last_end, "edits in order, none overlapping");
+                last_end = edit.start + edit.delete_count;
+            }
+        }
     }
 }

@@ -504,7 +504,8 @@ async fn semantic_tokens_draw_the_board_and_follow_an_edit() {
         .filter_map(Value::as_u64)
         .collect();
     let mut patched = old.clone();
-    for edit in delta["edits"].as_array().into_iter().flatten() {
+    // From the last: each edit's start counts in the old tokens.
+    for edit in delta["edits"].as_array().into_iter().flatten().rev() {
         let start = edit["start"].as_u64().unwrap_or(0) as usize;
         let count = edit["deleteCount"].as_u64().unwrap_or(0) as usize;
         let data: Vec<u64> = edit["data"]
