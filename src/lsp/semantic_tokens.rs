@@ -9,7 +9,9 @@
 //! the maze, its status or its dead squares change; only the first token of each
 //! section needs its line delta redone. So `full/delta` after a keystroke encodes the
 //! maze it touched. A Sokoban document has no mazes: its answer is one section, the
-//! whole text's tokens.
+//! whole text's tokens. Within the sections that changed, a delta's edits replace only
+//! the tokens that differ, so the dead squares a solve finds along the edges of a room
+//! cost those cells, not the room.
 
 use std::sync::Arc;
 
