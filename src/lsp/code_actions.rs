@@ -146,10 +146,11 @@ fn offered_conversion(view: &View, uri: &Uri, offset: usize, offer: Offer) -> Op
 /// client refuses the whole edit if the name was taken meanwhile).
 fn converted(uri: &Uri, conversion: Conversion) -> Option<CodeAction> {
     let Conversion { offer, text } = conversion;
+    let edit = conversion_edit(uri, &offer, text)?;
     Some(CodeAction {
-        title: offer.title.clone(),
+        title: offer.title,
         kind: Some(CodeActionKind::new(CONVERT_KIND)),
-        edit: Some(conversion_edit(uri, &offer, text)?),
+        edit: Some(edit),
         ..CodeAction::default()
     })
 }

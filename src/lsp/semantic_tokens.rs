@@ -193,7 +193,7 @@ pub fn delta(
 }
 
 /// The edits from `old` to `new`: pieces the same at both ends are skipped by
-/// comparing them (shared sections by pointer); the rest is diffed line by line.
+/// comparing them (shared sections by pointer); the rest is diffed token by token.
 fn diff_pieces(old: &[Piece], new: &[Piece]) -> Vec<SemanticTokensEdit> {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a.same(b)).count();
     let suffix = old[prefix..]
@@ -220,12 +220,10 @@ fn diff_pieces(old: &[Piece], new: &[Piece]) -> Vec<SemanticTokensEdit> {
 /// room, and one span would resend all of it (5 MB at 2000×2000).
 fn diff(old: &[SemanticToken], new: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
     let (old_at, new_at) = (absolute(old), absolute(new));
+    // After tokens at the same place, the same encoding means the same token there.
     let kept = |i: usize, j: usize| {
-        old[i].length == new[j].length
-            && old[i].token_type == new[j].token_type
-            && old[i].token_modifiers_bitset == new[j].token_modifiers_bitset
-            && old_at[i] == new_at[j]
-            && (i.checked_sub(1).map(|p| old_at[p]) == j.checked_sub(1).map(|p| new_at[p]))
+        old[i] == new[j]
+            && i.checked_sub(1).map(|p| old_at[p]) == j.checked_sub(1).map(|p| new_at[p])
     };
     let mut edits = Vec::new();
     // Where the run of replaced tokens being gathered began, in `old` and in `new`.
