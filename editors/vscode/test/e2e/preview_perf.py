@@ -221,6 +221,15 @@ def side_editor_gap(wb: Workbench, size: str, report: Report):
     wb.wait_for("the editor beside closed", lambda: wb.page.locator(".editor-group-container").count() == 1)
 
 
+def settle(wb: Workbench, name: str, moves: str):
+    """Where every timing here starts: the file's solve shown (its hint's counts), the
+    cursor in the room, the solve's dead squares drawn."""
+    hint = f"{sum(ch.isupper() for ch in moves)} pushes · {len(moves)} moves"
+    wb.wait_for(f"{name} solved ({hint})", lambda: wb.editor_lines().get(1, "").endswith(hint), 300)
+    wb.go_to(3, 3)
+    wait_dead_squares_shown(wb, name)
+
+
 def wait_dead_squares_shown(wb: Workbench, name: str):
     """Until the editor draws the solve's dead squares: the server re-sends the file's
     semantic tokens once the solve has found them (the left column of the room is dead),
@@ -256,11 +265,8 @@ def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report, s
         close_editors(wb)
         open_file(wb, name)
     wb.wait_for(f"{name}'s text", lambda: wb.editor_lines())
+    settle(wb, name, moves)
     pushes = sum(ch.isupper() for ch in moves)
-    hint = f"{pushes} pushes · {len(moves)} moves"
-    wb.wait_for(f"{name} solved ({hint})", lambda: wb.editor_lines().get(1, "").endswith(hint), 300)
-    wb.go_to(3, 3)
-    wait_dead_squares_shown(wb, name)
     if control:
         side_editor_gap(wb, size, report)
         wb.go_to(3, 3)
@@ -422,12 +428,8 @@ def run_size(wb: Workbench, workspace: Path, boxls: str, n: int, report: Report)
 def first_split(wb: Workbench, workspace: Path, boxls: str, n: int, report: Report):
     """A new window's first split: a text editor opened beside the solved board's file."""
     name = f"room-{n}.box"
-    moves = solve(boxls, workspace / name)
-    hint = f"{sum(ch.isupper() for ch in moves)} pushes · {len(moves)} moves"
     open_file(wb, name)
-    wb.wait_for(f"{name} solved ({hint})", lambda: wb.editor_lines().get(1, "").endswith(hint), 300)
-    wb.go_to(3, 3)
-    wait_dead_squares_shown(wb, name)
+    settle(wb, name, solve(boxls, workspace / name))
     side_editor_gap(wb, f"{n}×{n} first split of a window", report)
 
 
