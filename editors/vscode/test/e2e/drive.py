@@ -112,29 +112,6 @@ def step_insert_solution(wb: Workbench, line_in_maze: int, solution_line: int, m
     wb.ok(f"Insert optimal solution wrote line {solution_line}: {want}", "inserted-solution")
 
 
-def step_convert(wb: Workbench, boxls: str, header_line: int):
-    """*Convert Maze #1 to XSB* from the light-bulb menu. The server offers it without the
-    new file's text (VS Code resolves an action when it is chosen); chosen, it creates
-    sample-maze-1.xsb beside sample.box holding maze 1 as `boxls convert` writes it."""
-    wb.go_to(header_line + 1, 2)  # the maze's (only) row
-    title = "Convert Maze #1 to XSB"
-    rows = action_menu(wb)
-    item = rows.filter(has_text=title)
-    wb.wait_for(f"{title!r} in the light-bulb menu", lambda: item.count() == 1)
-    choose_action(wb, rows, title)
-    made = wb.workspace / "sample-maze-1.xsb"
-    wb.wait_for(f"{made.name} created", lambda: made.exists())
-    converted = subprocess.run([boxls, "convert", str(wb.workspace / "sample.box")], capture_output=True, text=True, check=True)
-    want = converted.stdout.split("\n; 2\n")[0]
-    # The text goes in as an edit of the new file, unsaved until it is saved.
-    wb.open_file(made.name)
-    text = saved_text(wb, made.name)
-    if text != want:
-        raise Failure(f"{made.name} should hold maze 1 as `boxls convert` writes it: {text!r}, not {want!r}")
-    wb.ok(f"{title} created {made.name} with the maze as `boxls convert` writes it", "converted")
-    wb.show_tab("sample.box")
-
-
 def code_lens(wb: Workbench, text: str):
     """A code lens by its text: a link when it has a command, plain text when not."""
     return wb.page.locator(".codelens-decoration > *", has_text=text)
@@ -943,7 +920,6 @@ def run_steps(wb: Workbench, root: Path, boxls: str, hints: dict, server: str, s
     headers = sorted(hints)
     step_hints(wb, hints)
     step_hover(wb, headers[2], answers[2])
-    step_convert(wb, boxls, headers[0])
     # Insert maze 3's solution under its last row (the 7 rows after its header).
     step_insert_solution(wb, headers[2] + 3, headers[2] + 8, answers[2])
     # Maze 4 moved down a line; its lens inserts under its 8 rows.
