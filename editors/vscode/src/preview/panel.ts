@@ -48,6 +48,15 @@ class Preview implements vscode.Disposable {
   private mapKey: string | undefined;
   /** The Sokoban document version (`uri#version`) the server last said was settled. */
   private settled: string | undefined;
+  /**
+   * The page has loaded and said `ready`; until then what is sent waits in `outbox`
+   * (only the latest board and what follows it), so that an open fetches and posts
+   * each board once, whichever of the page and the server's answer comes first.
+   */
+  private pageReady = false;
+  private outbox: PageMessage[] = [];
+  /** Refreshes running (a page that becomes ready while one runs gets its answer). */
+  private refreshing = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -117,13 +126,10 @@ class Preview implements vscode.Disposable {
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'preview.css')).toString(),
       nonce: makeNonce(),
     });
+    this.pageLost();
     panel.webview.onDidReceiveMessage((msg: { type?: string; difficulty?: boolean }) => {
-      // The page (re)loaded, e.g. after the panel was hidden: send it the current state.
-      if (msg?.type === 'ready') {
-        this.shown = undefined;
-        this.difficulty = false;
-        this.mapKey = undefined;
-        this.schedule(0);
+      if (msg?.type === 'ready' && panel === this.panel) {
+        this.pageLoaded(panel);
       } else if (msg?.type === 'layer') {
         // Switched on: the next refresh sends the map of the board shown.
         this.difficulty = msg.difficulty === true;
@@ -131,12 +137,56 @@ class Preview implements vscode.Disposable {
         this.schedule(0);
       }
     });
+    panel.onDidChangeViewState(() => {
+      // Hidden, the page is dropped (no retained context); shown again, it loads anew.
+      if (!panel.visible && panel === this.panel) {
+        this.pageLost();
+      }
+    });
     panel.onDidDispose(() => {
       if (this.panel === panel) {
         this.panel = undefined;
+        this.outbox = [];
       }
     });
     return panel;
+  }
+
+  /** The page is gone or not loaded yet: it shows nothing, its layer is off. */
+  private pageLost(): void {
+    this.pageReady = false;
+    this.outbox = [];
+    this.shown = undefined;
+    this.difficulty = false;
+    this.mapKey = undefined;
+  }
+
+  /**
+   * The page (re)loaded: it gets what was sent meanwhile; with nothing sent and no
+   * refresh under way, the state at the cursor is fetched now.
+   */
+  private pageLoaded(panel: vscode.WebviewPanel): void {
+    const waiting = this.outbox;
+    this.pageReady = true;
+    this.outbox = [];
+    waiting.forEach((msg) => void panel.webview.postMessage(msg));
+    if (waiting.length === 0 && this.refreshing === 0 && !this.timer) {
+      this.schedule(0);
+    }
+  }
+
+  /** Posts to the page once it is ready; a new board or note replaces what waits. */
+  private send(panel: vscode.WebviewPanel, msg: PageMessage): void {
+    if (panel !== this.panel) {
+      return;
+    }
+    if (this.pageReady) {
+      void panel.webview.postMessage(msg);
+    } else if (msg.type === 'replay' || msg.type === 'message') {
+      this.outbox = [msg];
+    } else {
+      this.outbox.push(msg);
+    }
   }
 
   private isSource(uri: vscode.Uri): boolean {
@@ -156,7 +206,12 @@ class Preview implements vscode.Disposable {
     }
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.refresh().catch((err) => this.log.error(`Preview: ${String(err)}`));
+      this.refreshing += 1;
+      void this.refresh()
+        .catch((err) => this.log.error(`Preview: ${String(err)}`))
+        .finally(() => {
+          this.refreshing -= 1;
+        });
     }, delay);
   }
 
@@ -330,7 +385,7 @@ class Preview implements vscode.Disposable {
     if (this.shown?.key !== board.key || this.shown.panel !== panel) {
       return false;
     }
-    void panel.webview.postMessage({ type: 'keep', seq, title });
+    this.send(panel, { type: 'keep', seq, title });
     void this.sendDifficulty(client, panel, board);
     return true;
   }
@@ -347,7 +402,7 @@ class Preview implements vscode.Disposable {
   ): void {
     this.shown = { key: board.key, panel };
     this.mapKey = undefined;
-    void panel.webview.postMessage({ type: 'replay', seq, title, replay, answeredAt, openedAt: this.openedAt });
+    this.send(panel, { type: 'replay', seq, title, replay, answeredAt, openedAt: this.openedAt });
     void this.sendDifficulty(client, panel, board);
   }
 
@@ -378,7 +433,7 @@ class Preview implements vscode.Disposable {
       this.log.error(`Preview: the server's ${DIFFICULTY_REQUEST} answer is malformed: ${map}`);
     } else if (map === null || map.version === board.version) {
       // null: the server has no map for this board; the page says why.
-      void panel.webview.postMessage({ type: 'difficulty', map });
+      this.send(panel, { type: 'difficulty', map });
     }
   }
 
@@ -405,8 +460,14 @@ class Preview implements vscode.Disposable {
   private post(panel: vscode.WebviewPanel, seq: number, title: string, note: Note): void {
     this.shown = undefined;
     this.mapKey = undefined;
-    void panel.webview.postMessage({ type: 'message', seq, title, ...note });
+    this.send(panel, { type: 'message', seq, title, ...note });
   }
+}
+
+/** What the page is sent: a board, a note instead, a keep of the board shown, its map. */
+interface PageMessage {
+  type: 'replay' | 'message' | 'keep' | 'difficulty';
+  [field: string]: unknown;
 }
 
 /** A board being shown: the refresh it came from and where the server was asked. */

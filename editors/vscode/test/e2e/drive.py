@@ -401,6 +401,8 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     want = f"push 0 of {pushes} · move 1 of {len(moves)}"
     wb.wait_for(f"the counter {want!r} after the Left key", lambda: (b := preview_board(frame))["counter"] == want and b["frame"] == 1)
     check_drawn(frame, maze3, *played[1], dead=dead, trail={played[0][1]})
+    if (sent := preview_board(frame)["replays"]) != 1:
+        raise Failure(f"opening the preview should send the page its board once, was sent {sent}")
     wb.ok(f"step forward (button, Right) and back (Left): {want}", "preview-step")
 
     # Play to the end: the box ends on the target, its trail behind it.
@@ -435,6 +437,31 @@ def step_preview(wb: Workbench, sample: Path, headers: list, hints: dict, answer
     m1 = f"push 0 of {sum(ch.isupper() for ch in answers[0])} · move 0 of {len(answers[0])}"
     wb.wait_for(f"the preview to show maze 1 again ({m1})", lambda: preview_board(frame)["counter"] == m1)
     wb.ok("typing redraws the preview: unsolvable, broken, then the replay again", "preview-typing")
+
+    # An open sends the page its board once (the page loads while the server answers).
+    # Hidden behind another editor, the page is dropped; shown again, it loads anew and
+    # is sent the board at the cursor, once.
+    loaded = preview_board(frame)["loadedAt"]
+    preview_tab = wb.page.locator(".tabs-container .tab", has_text="Preview sample.box").first
+    preview_tab.click()  # its group active: the new file opens in front of it
+    wb.command("File: New Untitled Text File")
+    wb.wait_for("the preview's page to be dropped", lambda: wb.page.locator("iframe.webview.ready").count() == 0)
+    preview_tab.click()
+    board = wb.wait_for(
+        f"the preview to load again and show maze 1 ({m1})",
+        lambda: (b := preview_board(frame))["loadedAt"] not in (None, loaded) and b["counter"] == m1 and "Maze #1" in b["title"] and b,
+    )
+    if board["replays"] != 1:
+        raise Failure(f"the reloaded page should be sent its board once, was sent {board['replays']}")
+    wb.ok("hidden and shown again, the preview reloads with maze 1, sent once", "preview-reloaded")
+    # The new file closed, the preview is in front again (and loads again).
+    loaded = board["loadedAt"]
+    wb.show_tab("Untitled-1")
+    wb.command("View: Close Editor")
+    wb.wait_for(
+        f"the preview in front again showing maze 1 ({m1})",
+        lambda: (b := preview_board(frame))["loadedAt"] not in (None, loaded) and b["counter"] == m1 and b["replays"] == 1,
+    )
 
 
 def xsb_levels(text: str) -> list:

@@ -28,6 +28,7 @@ STATE_JS = """() => {
     cell: num('cell'), x: num('x'), y: num('y'), width: num('width'), height: num('height'),
     rows: num('rows'), cols: num('cols'), dpr: num('dpr'), drawnAt: num('drawnAt'), openMs: num('openMs'), receivedMs: num('receivedMs'), work: d.work || '',
     openedAt: num('openedAt'), answeredAt: num('answeredAt'), loadedAt: Number(document.body.dataset.loadedAt) || null,
+    replays: Number(document.body.dataset.replays) || 0,
   };
 }"""
 

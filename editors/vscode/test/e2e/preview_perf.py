@@ -294,6 +294,10 @@ def open_preview(wb: Workbench, name: str, n: int, moves: str, report: Report, s
     report.add(size, "the webview host's service worker", service_worker_wait(seen))
     main = wb.page.evaluate(STOP_MAIN_JS, t0)
     report.add(size, "VS Code's window while the board opens", f"longest frame gap {max(main['gaps'], default=0):.0f} ms{long_tasks(main['long'])}")
+    # The board goes to the page once, whether the page or the server's answer is first.
+    sent = preview_canvas.state(frame)["replays"]
+    if sent != 1:
+        raise Failure(f"an open should send the page its board once, was sent {sent}")
     return frame, s
 
 

@@ -172,6 +172,10 @@ const ui: PreviewState = {
 
 window.addEventListener('message', (event: MessageEvent<Incoming>) => {
   const msg = event.data;
+  if (msg?.type === 'replay') {
+    // How many boards this page was sent (the tests check an open sends one).
+    document.body.dataset.replays = String(Number(document.body.dataset.replays ?? '0') + 1);
+  }
   if (msg?.type === 'difficulty') {
     takeDifficulty(msg.map);
     return;
