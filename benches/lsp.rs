@@ -24,7 +24,8 @@
 //!
 //! Then figures without goals: a 10 MB document of about 28,000 mixed mazes of 16×16 to
 //! 20×20 (open → first diagnostics, open → settled, 20 edits → diagnostics, 50 60-line
-//! `semanticTokens/range` and hovers), and one 2000×2000 room (open, 4 edits: each a
+//! `semanticTokens/range` and hovers), and one 2000×2000 room (open; its first
+//! `semanticTokens/full` against the next, one run each, goal ≤ 5×; 4 edits, each a
 //! new solve over four million cells). A summary table of the ratios ends the output.
 //!
 //! ```sh
@@ -134,7 +135,7 @@ async fn run() {
         ten_megabytes_resident().await;
     }
     if wanted("room") {
-        huge_room().await;
+        ratios.push(huge_room().await);
     }
     summary(&ratios);
 }
@@ -828,8 +829,9 @@ async fn delta_after_edits(
     delta
 }
 
-/// Figures for one 2000×2000 room: open, and a few edits in its middle band.
-async fn huge_room() {
+/// Figures for one 2000×2000 room: open, its first whole-document tokens against the
+/// next (the ratio in the summary), and a few edits in its middle band.
+async fn huge_room() -> Ratio {
     let document = Document::new(vec![huge_room_grid()]);
     println!("\n{ROOM}×{ROOM} room: {}", document.describe());
     let mut client = ready_client().await;
@@ -839,6 +841,14 @@ async fn huge_room() {
     })
     .await;
     forget_publications(&mut client);
+    // The first whole-document tokens work out the room's dead squares and encode its
+    // section (what an editor asks once the file is open and solved); later ones reuse
+    // both, so they are the floor: what sending the answer costs. The text back, for scale.
+    let whole = whole_document();
+    let first_tokens = round_trip(&mut client, FULL, &whole).await;
+    let tokens_again = round_trip(&mut client, FULL, &whole).await;
+    let text_only = json!({ "textDocument": { "uri": URI }, "check": false });
+    let text = round_trip(&mut client, DOCUMENT_TEXT, &text_only).await;
     let order = (0..ROOM_EDITS)
         .map(|i| (ROOM / 2 + i) * ROOM + ROOM / 3 + 7 * i)
         .collect();
@@ -848,10 +858,20 @@ async fn huge_room() {
     })
     .await;
     figure("open → settled", open);
+    figure("first semanticTokens/full (section made)", first_tokens);
+    figure("semanticTokens/full again (section kept)", tokens_again);
+    figure("documentText", text);
     figure(
         &format!("edit → diagnostics (median of {ROOM_EDITS})"),
         edit,
     );
+    Ratio::new(
+        "room: first semanticTokens/full",
+        first_tokens,
+        "full again",
+        tokens_again,
+        5.0,
+    )
 }
 
 fn summary(ratios: &[Ratio]) {

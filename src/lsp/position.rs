@@ -113,6 +113,11 @@ pub struct Walker<'a> {
     line: usize,
     line_start: usize,
     at: usize,
+    /// The column of `counted` (a byte offset on the current line, at or after its start):
+    /// each position counts only the text since the last, not its line again, so a
+    /// line with many tokens costs its length once.
+    counted: usize,
+    column: u32,
 }
 
 impl<'a> Walker<'a> {
@@ -127,6 +132,8 @@ impl<'a> Walker<'a> {
             line,
             line_start,
             at: line_start,
+            counted: line_start,
+            column: 0,
         }
     }
 
@@ -150,12 +157,17 @@ impl<'a> Walker<'a> {
             };
             self.line += 1;
             self.line_start = at;
+            self.counted = at;
+            self.column = 0;
         }
         self.at = offset.max(at);
-        let column = self
-            .encoding
-            .len(&self.text[self.line_start..offset.max(self.line_start)]);
-        Position::new(saturate(self.line), column)
+        if offset > self.counted {
+            self.column = self
+                .column
+                .saturating_add(self.encoding.len(&self.text[self.counted..offset]));
+            self.counted = offset;
+        }
+        Position::new(saturate(self.line), self.column)
     }
 }
 
@@ -239,6 +251,44 @@ mod tests {
             let from = text.find('S').unwrap_or(0);
             let mut walker = Walker::new(&rope, text, from, encoding);
             assert_eq!(walker.position(from), position(&rope, from, encoding));
+        }
+    }
+
+    /// Positions skipped over (a token per few characters) still agree: the walker
+    /// counts each stretch once, and a line break between two positions starts over.
+    #[test]
+    fn the_walker_agrees_when_it_skips() {
+        let pieces = ["#", "..", "🧱", "é", "\n", "\r\n", "\r", "S", "   "];
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..300 {
+            let text: String = (0..next(60)).map(|_| pieces[next(pieces.len())]).collect();
+            let rope = Rope::from_str(&text);
+            for encoding in [Encoding::Utf8, Encoding::Utf16] {
+                let from = text
+                    .char_indices()
+                    .map(|(at, _)| at)
+                    .nth(next(4))
+                    .unwrap_or(0);
+                let mut walker = Walker::new(&rope, &text, from, encoding);
+                let starts = text.char_indices().map(|(at, _)| at).chain([text.len()]);
+                for at in starts.filter(|&at| at >= from) {
+                    let mid_break = text[..at].ends_with('\r') && text[at..].starts_with('\n');
+                    if mid_break || next(3) != 0 {
+                        continue;
+                    }
+                    assert_eq!(
+                        walker.position(at),
+                        position(&rope, at, encoding),
+                        "{text:?} at {at}"
+                    );
+                }
+            }
         }
     }
 
