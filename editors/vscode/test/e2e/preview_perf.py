@@ -223,11 +223,58 @@ def side_editor_gap(wb: Workbench, size: str, report: Report):
 
 def settle(wb: Workbench, name: str, moves: str):
     """Where every timing here starts: the file's solve shown (its hint's counts), the
-    cursor in the room, the solve's dead squares drawn."""
+    cursor in the room, the solve's dead squares drawn, and the whole file's semantic
+    tokens taken by VS Code's window."""
     hint = f"{sum(ch.isupper() for ch in moves)} pushes · {len(moves)} moves"
     wb.wait_for(f"{name} solved ({hint})", lambda: wb.editor_lines().get(1, "").endswith(hint), 300)
     wb.go_to(3, 3)
     wait_dead_squares_shown(wb, name)
+    wait_tokens_taken(wb, name)
+
+
+# The language client's trace (`boxls.trace.server: messages`, set by `main`): each
+# request sent and each answer received, by method and id.
+TOKENS_SENT = re.compile(r"Sending request '(textDocument/semanticTokens/full(?:/delta)?) - \((\d+)\)'")
+TOKENS_BACK = re.compile(r"Received response '(textDocument/semanticTokens/full(?:/delta)?) - \((\d+)\)'")
+
+# VS Code's window: when its last long task ended (`Date.now()` time), watched from now.
+WATCH_QUIET_JS = """() => {
+  if (window.__boxlsQuiet) return;
+  const q = (window.__boxlsQuiet = { last: Date.now() });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) q.last = Math.max(q.last, performance.timeOrigin + e.startTime + e.duration); })
+    .observe({ type: 'longtask', buffered: false });
+}"""
+QUIET_SINCE_JS = "() => Date.now() - window.__boxlsQuiet.last"
+
+
+def trace_of_window(wb: Workbench) -> Path:
+    """The trace of the newest window's extension host (each window starts its own)."""
+    logs = wb.workspace.parent / "user" / "logs"
+    traces = sorted(logs.glob("*/exthost*/output_logging_*/*boxls (trace).log"), key=lambda p: p.parent.name)
+    if not traces:
+        raise Failure(f"no boxls trace under {logs} (boxls.trace.server should be on)")
+    return traces[-1]
+
+
+def wait_tokens_taken(wb: Workbench, name: str):
+    """Until every semantic-tokens request of the window has its answer (the first
+    `full` of a 2000×2000 room is 5 MB, the server's answer comes after the viewport's
+    `range`, which already drew the dead squares) and VS Code's window has then run no
+    long task for half a second: it takes the tokens in one (a command issued meanwhile
+    waits behind it)."""
+    wb.page.evaluate(WATCH_QUIET_JS)
+
+    def answered() -> bool:
+        text = trace_of_window(wb).read_text(errors="replace")
+        sent = {m[2] for m in TOKENS_SENT.finditer(text)}
+        back = {m[2] for m in TOKENS_BACK.finditer(text)}
+        return bool(sent) and sent <= back
+
+    wb.wait_for(f"{name}'s semantic tokens answered", answered, 300)
+    wb.wait_for("VS Code's window quiet after taking them", lambda: wb.page.evaluate(QUIET_SINCE_JS) >= 500, 60)
+    if not answered():
+        # Asked again meanwhile (an edit, a refresh): wait for that answer too.
+        wait_tokens_taken(wb, name)
 
 
 def wait_dead_squares_shown(wb: Workbench, name: str):
@@ -546,6 +593,9 @@ def main():
     args = ap.parse_args()
     out = fresh_folder(args.out / "preview-perf")
     (args.workspace / "notes.txt").write_text("notes\n")
+    # The language client's trace tells when the file's semantic tokens have come (settle).
+    (args.workspace / ".vscode").mkdir(exist_ok=True)
+    (args.workspace / ".vscode" / "settings.json").write_text('{ "boxls.trace.server": "messages" }\n')
     sizes = [int(v) for v in args.sizes.split(",")]
     # Every file before the first quick open, which lists the folder once.
     for n in sizes:
