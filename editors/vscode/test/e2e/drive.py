@@ -126,18 +126,6 @@ def step_insert_solution(wb: Workbench, line_in_maze: int, solution_line: int, m
     wb.ok(f"Insert optimal solution wrote line {solution_line}: {want}", "inserted-solution")
 
 
-def open_from_explorer(wb: Workbench, name: str):
-    """Opens a file by clicking its row in the Explorer (which lists a new file at once)."""
-    row = wb.page.locator(".explorer-folders-view .monaco-list-row").filter(
-        has=wb.page.locator(".label-name", has_text=re.compile("^" + re.escape(name) + "$"))
-    )
-    wb.wait_for(f"{name} in the Explorer", lambda: row.count() == 1 and row.first.is_visible())
-    row.first.click()
-    tab = wb.page.locator(f".tabs-container .tab.active[data-resource-name='{name}']")
-    wb.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
-    wb.wait_for(f"{name}'s text", lambda: wb.editor_lines())
-
-
 def step_convert(wb: Workbench, boxls: str, header_line: int):
     """*Convert Maze #1 to XSB* from the light-bulb menu. The server offers it without the
     new file's text (VS Code resolves an action when it is chosen); chosen, it creates
@@ -152,9 +140,8 @@ def step_convert(wb: Workbench, boxls: str, header_line: int):
     wb.wait_for(f"{made.name} created", lambda: made.exists())
     converted = subprocess.run([boxls, "convert", str(wb.workspace / "sample.box")], capture_output=True, text=True, check=True)
     want = converted.stdout.split("\n; 2\n")[0]
-    # The text goes in as an edit of the new file, unsaved until it is saved. Opened
-    # from the Explorer: quick open's file list may not have the new file yet.
-    open_from_explorer(wb, made.name)
+    # The text goes in as an edit of the new file, unsaved until it is saved.
+    wb.open_from_explorer(made.name)
     text = saved_text(wb, made.name)
     if text != want:
         raise Failure(f"{made.name} should hold maze 1 as `boxls convert` writes it: {text!r}, not {want!r}")

@@ -530,9 +530,7 @@ def open_file(wb: Workbench, name: str):
         box = quick_input(wb, "Control+P")
         box.fill(name)
         # By its exact label: room-100.box's query also matches room-1000.box.
-        row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
-            has=wb.page.locator(".label-name", has_text=re.compile("^" + re.escape(name) + "$"))
-        ).first
+        row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(has=wb.label(name)).first
         wb.wait_for(f"{name} in quick open", lambda: row.is_visible())
         row.click()
         try:
@@ -555,9 +553,7 @@ def palette(wb: Workbench, title: str) -> float:
             # back to the preview): open it again.
             if attempt == 2:
                 raise
-    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
-        has=wb.page.locator(".label-name", has_text=re.compile("^" + re.escape(title) + "$"))
-    ).first
+    row = wb.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(has=wb.label(title)).first
     wb.wait_for(f"the command {title!r} in the palette", lambda: row.is_visible())
     clicked = wb.page.evaluate("Date.now()")
     row.click()

@@ -119,11 +119,14 @@ class Workbench:
         box = self.page.locator(".quick-input-widget input")
         box.wait_for(state="visible")
         box.fill(">" + title)
-        row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(
-            has=self.page.locator(".label-name", has_text=re.compile("^" + re.escape(title) + "$"))
-        )
+        row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row").filter(has=self.label(title))
         self.wait_for(f"the command {title!r} in the palette", lambda: row.count() > 0 and row.first.is_visible())
         row.first.click()
+
+    def label(self, text: str):
+        """A list row's or quick-open row's label reading exactly `text` (not a longer
+        name containing it)."""
+        return self.page.locator(".label-name", has_text=re.compile("^" + re.escape(text) + "$"))
 
     def open_file(self, name: str):
         self.page.keyboard.press("Control+P")
@@ -133,6 +136,18 @@ class Workbench:
         row = self.page.locator(".quick-input-widget .quick-input-list .monaco-list-row", has_text=name).first
         self.wait_for(f"{name} in quick open", lambda: row.is_visible())
         self.page.keyboard.press("Enter")
+        self.wait_opened(name)
+
+    def open_from_explorer(self, name: str):
+        """Opens a file by clicking its row in the Explorer (which lists a new file at
+        once; quick open's list may not have it yet)."""
+        row = self.page.locator(".explorer-folders-view .monaco-list-row").filter(has=self.label(name))
+        self.wait_for(f"{name} in the Explorer", lambda: row.count() == 1 and row.first.is_visible())
+        row.first.click()
+        self.wait_opened(name)
+
+    def wait_opened(self, name: str):
+        """Until `name`'s tab is the active one and its text is drawn."""
         tab = self.page.locator(f".tabs-container .tab.active[data-resource-name='{name}']")
         self.wait_for(f"the editor tab of {name}", lambda: tab.is_visible())
         self.wait_for(f"{name}'s text", lambda: self.editor_lines())
